@@ -1,0 +1,156 @@
+"""The app pattern: an app is a package, activities (screens over picklable state), and
+handlers; it reaches the rest of the phone only through its `Context`, as on Android."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bmoca.sim.i18n import strings
+from bmoca.sim.system.intent import Intent
+from bmoca.sim.ui.theme import Theme, theme
+from bmoca.sim.ui.view import View
+
+if TYPE_CHECKING:
+    from bmoca.sim.system.activity import ActivityRecord
+    from bmoca.sim.system.server import SystemServer
+
+
+@dataclass(frozen=True)
+class Swipe:
+    """A finished swipe, in screen pixels, that no view consumed."""
+
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+    duration_ms: int
+
+    @property
+    def dx(self) -> int:
+        return self.x2 - self.x1
+
+    @property
+    def dy(self) -> int:
+        return self.y2 - self.y1
+
+    @property
+    def direction(self) -> str:
+        """Where the finger moved: "up", "down", "left", "right"."""
+        if abs(self.dy) >= abs(self.dx):
+            return "up" if self.dy < 0 else "down"
+        return "left" if self.dx < 0 else "right"
+
+
+class Activity:
+    """One screen. Subclasses keep their UI state as plain attributes (pickled in snapshots)."""
+
+    fullscreen: ClassVar[bool] = False
+    """Draw behind the status and navigation bars (the launcher does)."""
+
+    def __init__(self, intent: Intent):
+        self.intent = intent
+
+    def on_create(self, ctx: Context) -> None:
+        """Called once when the activity is started; log lines go here."""
+
+    def on_resume(self, ctx: Context) -> None:
+        """Called when the activity comes back to the front."""
+
+    def build(self, ctx: Context) -> View:
+        raise NotImplementedError
+
+    def dialog(self, ctx: Context) -> View | None:
+        """A dialog window over the activity, or None."""
+        return None
+
+    def on_back(self, ctx: Context) -> bool:
+        """Handle BACK; False lets the system finish the activity."""
+        return False
+
+    def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:
+        """A swipe no scrolling view consumed; True if handled."""
+        return False
+
+    def on_home(self, ctx: Context) -> None:
+        """HOME pressed while this is the home activity."""
+
+
+class App:
+    """An installed package. Subclasses set the class attributes and the activities."""
+
+    package: ClassVar[str]
+    label_key: ClassVar[str]
+    uid: ClassVar[int]
+    activities: ClassVar[dict[str, type[Activity]]]
+    """Full class name -> Activity class."""
+    intent_actions: ClassVar[dict[str, str]] = {}
+    """Intent action -> full class name of the activity that handles it."""
+    system_process: ClassVar[bool] = False
+    """Always running (system UI, launcher): no Start proc line."""
+
+    def initial_data(self) -> Any:
+        """App-wide state kept in the system state (pickled in snapshots)."""
+        return None
+
+    def on_boot(self, ctx: Context) -> None:
+        """Called at every (re)start of the framework: read files, settings."""
+
+    def on_broadcast(self, ctx: Context, action: str) -> None:
+        """A system broadcast (TIME_SET, ...)."""
+
+
+class Context:
+    """What an app may touch: its own data, strings, theme, logs, intents, system services."""
+
+    def __init__(self, system: SystemServer, package: str, record: ActivityRecord | None = None):
+        self.system = system
+        self.package = package
+        self.record = record
+
+    # -- resources ----------------------------------------------------------------
+    @property
+    def locale(self) -> str:
+        return self.system.locale
+
+    @property
+    def rtl(self) -> bool:
+        return strings(self.system.locale).rtl
+
+    def t(self, key: str, **fmt) -> str:
+        return strings(self.system.locale).get(key, **fmt)
+
+    @property
+    def theme(self) -> Theme:
+        return theme(self.system.night_mode)
+
+    def now(self) -> dt.datetime:
+        return self.system.state.clock.datetime()
+
+    # -- state --------------------------------------------------------------------
+    @property
+    def data(self) -> Any:
+        return self.system.state.app_data.get(self.package)
+
+    @property
+    def uid(self) -> int:
+        return self.system.apps[self.package].uid
+
+    # -- actions ------------------------------------------------------------------
+    def log(self, priority: str, tag: str, message: str) -> None:
+        self.system.log_from(self.package, priority, tag, message)
+
+    def start_activity(self, intent: Intent) -> None:
+        self.system.am.start_activity(intent, caller=self.package)
+
+    def finish(self) -> None:
+        if self.record is not None:
+            self.system.am.finish(self.record)
+
+    def go_home(self) -> None:
+        self.system.am.go_home()
+
+    @property
+    def services(self) -> SystemServer:
+        return self.system

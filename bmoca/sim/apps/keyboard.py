@@ -1,0 +1,90 @@
+"""Gboard's soft keyboard: a real on-screen window whose keys type into the focused field."""
+
+from __future__ import annotations
+
+from bmoca.sim.apps.base import App, Context
+from bmoca.sim.ui.view import MATCH, View, column, row
+
+PACKAGE = "com.google.android.inputmethod.latin"
+ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+SYMBOL_ROWS = ("1234567890", "@#$_&-+()/", "*\"':;!?")
+
+
+class Gboard(App):
+    package = PACKAGE
+    label_key = "app.gboard"
+    uid = 10090
+    activities = {}
+    system_process = True
+
+    def initial_data(self) -> dict:
+        return {"shift": False, "symbols": False}
+
+
+def _id(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+def build(ctx: Context, field: View) -> View:
+    """The keyboard for `field`; tapping a key edits the field through its on_text."""
+    data = ctx.system.state.app_data.setdefault(PACKAGE, {"shift": False, "symbols": False})
+    theme = ctx.theme
+    rows = SYMBOL_ROWS if data["symbols"] else ROWS
+
+    def type_char(char: str):
+        def handler() -> None:
+            if field.on_text is None:
+                return
+            text = char.upper() if data["shift"] and not data["symbols"] else char
+            field.on_text(field.text + text)
+            data["shift"] = False
+        return handler
+
+    def backspace() -> None:
+        if field.on_text is not None and field.text:
+            field.on_text(field.text[:-1])
+
+    def toggle(key: str):
+        def handler() -> None:
+            data[key] = not data[key]
+        return handler
+
+    def key(view_id: str, label: str, handler, weight: float = 1.0, icon: str | None = None,
+            desc: str = "", accent: bool = False) -> View:
+        return View(cls="android.widget.FrameLayout", id=_id(view_id), desc=desc or label,
+                    text="" if icon else label, icon=icon, icon_size=22, width=0, height=MATCH,
+                    weight=weight, margin=(3, 4, 3, 4), bg=theme.accent if accent else theme.key,
+                    corner=6, text_size=22, align="center", on_click=handler, clickable=True,
+                    icon_color=(255, 255, 255) if accent else theme.text, mirror=False,
+                    text_color=theme.text)
+
+    grid = []
+    for r, letters in enumerate(rows):
+        keys = []
+        if r == 2:
+            keys.append(key("key_pos_shift", "", toggle("shift"), 1.5, icon="shift",
+                            desc=ctx.t("keyboard.shift")))
+        for c, char in enumerate(letters):
+            label = char.upper() if data["shift"] and not data["symbols"] else char
+            keys.append(key(f"key_pos_{r}_{c}", label, type_char(char)))
+        if r == 2:
+            keys.append(key("key_pos_del", "", backspace, 1.5, icon="backspace",
+                            desc=ctx.t("keyboard.delete")))
+        pad = (16, 0, 16, 0) if r == 1 and not data["symbols"] else (0, 0, 0, 0)
+        grid.append(row(*keys, height=0, weight=1, padding=pad, mirror=False))
+
+    def submit() -> None:
+        if field.on_submit is not None:
+            field.on_submit()
+
+    grid.append(row(
+        key("key_pos_switch_to_symbol", "?123" if not data["symbols"] else "ABC",
+            toggle("symbols"), 1.5, desc=ctx.t("keyboard.symbols")),
+        key("key_pos_comma", ",", type_char(",")),
+        key("key_pos_space", "", type_char(" "), 5, desc=ctx.t("keyboard.space")),
+        key("key_pos_period", ".", type_char(".")),
+        key("key_pos_ime_action", "", submit, 1.5, icon="search" if field.on_submit else "done",
+            desc=ctx.t("keyboard.action"), accent=True),
+        height=0, weight=1, mirror=False))
+    return column(*grid, cls="android.widget.FrameLayout", id=_id("keyboard_holder"),
+                  width=MATCH, height=MATCH, bg=theme.keyboard, padding=(4, 6, 4, 6))

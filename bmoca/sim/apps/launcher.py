@@ -1,0 +1,302 @@
+"""Pixel Launcher: home screen from launcher.db, the app drawer, and Overview (recents)."""
+
+from __future__ import annotations
+
+from bmoca.formats import apps as app_table
+from bmoca.formats import launcher_db
+from bmoca.sim.apps.base import Activity, App, Context, Swipe
+from bmoca.sim.system.intent import Intent
+from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
+from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
+
+ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+COLUMNS = 5
+ROWS = 5
+WHITE = (255, 255, 255)
+
+
+def _id(name: str) -> str:
+    return f"{HOME_PACKAGE}:id/{name}"
+
+
+class LauncherData:
+    """The home screen as last read from launcher.db."""
+
+    def __init__(self) -> None:
+        self.items: list[launcher_db.LauncherItem] = []
+        self.error: str = ""
+
+
+class Launcher(App):
+    package = HOME_PACKAGE
+    label_key = "app.launcher"
+    uid = LAUNCHER_UID
+    system_process = True
+
+    def initial_data(self) -> LauncherData:
+        return LauncherData()
+
+    def on_boot(self, ctx: Context) -> None:
+        """Read launcher.db as Launcher3 does at start; a broken file falls back to stock."""
+        vfs = ctx.system.state.vfs
+        data = ctx.data
+        if not vfs.exists(launcher_db.DEVICE_PATH):
+            vfs.write(launcher_db.DEVICE_PATH, launcher_db.build(launcher_db.STOCK_HOME))
+        try:
+            data.items = launcher_db.read(vfs.read(launcher_db.DEVICE_PATH))
+            data.error = ""
+        except launcher_db.LauncherDbError as exc:
+            data.items = launcher_db.items_of(launcher_db.STOCK_HOME)
+            data.error = str(exc)
+            ctx.log("E", "LauncherProvider", f"Failed to load launcher.db, using the default "
+                                             f"workspace: {exc}")
+        known = {a.package for a in app_table.all_apps()}
+        data.items = [item for item in data.items if item.package in known]
+
+
+class LauncherActivity(Activity):
+    fullscreen = True
+
+    def __init__(self, intent: Intent):
+        super().__init__(intent)
+        self.mode = "home"
+        self.query = ""
+
+    def on_home(self, ctx: Context) -> None:
+        self.mode = "home"
+        self.query = ""
+        if ctx.record is not None:
+            ctx.record.scroll.offsets.clear()
+            ctx.record.focus = None
+
+    def on_back(self, ctx: Context) -> bool:
+        if self.mode != "home":
+            self.on_home(ctx)
+        return True
+
+    def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:
+        if self.mode == "home" and swipe.direction == "up":
+            self.mode = "drawer"
+            return True
+        if self.mode == "drawer" and swipe.direction == "down":
+            self.on_home(ctx)
+            return True
+        return False
+
+    def build(self, ctx: Context) -> View:
+        if self.mode == "drawer":
+            return self._drawer(ctx)
+        if self.mode == "overview":
+            return self._overview(ctx)
+        return self._home(ctx)
+
+    # -- home ---------------------------------------------------------------------
+    def _home(self, ctx: Context) -> View:
+        w_dp, h_dp = ctx.system.screen_dp()
+        items = ctx.data.items
+        cell_w = w_dp / COLUMNS
+        work_h = h_dp - 24 - 8 - 100 - 72 - 48
+        cell_h = work_h / ROWS
+        cells = [self._glance(ctx, w_dp, cell_h)]
+        for item in items:
+            if item.is_hotseat:
+                continue
+            x, y = item.cell
+            cells.append(self._icon(ctx, item.package, item.activity, cell_w, cell_h,
+                                    absolute=(x * cell_w, y * cell_h)))
+        page = View(cls="android.view.ViewGroup", width=MATCH, height=MATCH).add(
+            View(cls="android.view.ViewGroup", width=MATCH, height=MATCH).add(*cells))
+        workspace = View(cls="android.widget.ScrollView", id=_id("workspace"), scrollable=True,
+                         width=MATCH, height=work_h).add(page)
+        hotseat_cells = []
+        for item in items:
+            if item.is_hotseat:
+                hotseat_cells.append(self._icon(ctx, item.package, item.activity, cell_w, 100,
+                                                absolute=(item.slot * cell_w, 0), label=False))
+        hotseat = View(cls="android.view.ViewGroup", id=_id("hotseat"), width=MATCH,
+                       height=100).add(View(cls="android.view.ViewGroup", width=MATCH,
+                                            height=MATCH).add(*hotseat_cells))
+        return frame(
+            column(
+                spacer(height=24),
+                workspace,
+                View(cls="android.view.View", id=_id("page_indicator"), width=MATCH, height=8),
+                hotseat,
+                self._search_pill(ctx),
+                spacer(height=48),
+                width=MATCH, height=MATCH, cls="android.widget.FrameLayout", id=_id("drag_layer"),
+            ),
+            View(cls="android.view.View", desc=ctx.t("launcher.apps_list"), width=MATCH, height=24,
+                 absolute=(0, h_dp - 48 - 72 - 100 - 24), clickable=True,
+                 on_click=lambda: setattr(self, "mode", "drawer")),
+            image="wallpaper", width=MATCH, height=MATCH, id=_id("launcher"),
+        )
+
+    def _glance(self, ctx: Context, w_dp: float, cell_h: float) -> View:
+        now = ctx.now()
+        date = ctx.t("format.glance_date", weekday=ctx.t(f"date.weekday.{now.weekday()}"),
+                     month=ctx.t(f"date.month_short.{now.month}"), day=now.day)
+        return frame(
+            text(date, id=_id("date"), text_size=22, text_color=WHITE, font_weight=400,
+                 gravity="center", elevation=1),
+            cls="android.view.ViewGroup", id=_id("smartspace_content"), width=w_dp,
+            height=cell_h, absolute=(0, 0),
+        )
+
+    def _icon(self, ctx: Context, package: str, activity: str, w: float, h: float,
+              absolute: tuple[float, float], label: bool = True) -> View:
+        name = ctx.t(f"app.{package}")
+        view = View(cls="android.widget.TextView", text=name, desc=name, width=w, height=h,
+                    absolute=absolute, image=f"app:{package}", icon_size=52,
+                    text_size=12, text_color=WHITE if label else (0, 0, 0, 0), align="center",
+                    clickable=True, long_clickable=True, focusable=True, elevation=1)
+        view.on_click = lambda: ctx.start_activity(Intent.launcher(package, activity,
+                                                                   bounds=view.clip))
+        return view
+
+    def _search_pill(self, ctx: Context) -> View:
+        surface = (255, 255, 255, 235) if not ctx.theme.dark else (48, 49, 52, 235)
+        return frame(
+            row(
+                icon("search", 24, id=_id("g_icon"), desc=ctx.t("launcher.google_app"),
+                     icon_color=(66, 133, 244), clickable=True, gravity="center_vertical"),
+                spacer(weight=1),
+                icon("mic", 24, id=_id("mic_icon"), desc=ctx.t("launcher.voice_search"),
+                     icon_color=(66, 133, 244), icon_filled=True, clickable=True,
+                     gravity="center_vertical"),
+                cls="android.widget.FrameLayout", id=_id("search_container_hotseat"),
+                desc=ctx.t("launcher.search"), clickable=True, height=48, bg=surface, corner=24,
+                padding=(16, 12, 16, 12), margin=(16, 0, 16, 0), gravity="center_vertical",
+                on_click=lambda: setattr(self, "mode", "drawer"),
+            ),
+            cls="", width=MATCH, height=72, padding=(0, 8, 0, 16),
+        )
+
+    # -- all apps -------------------------------------------------------------------
+    def _drawer(self, ctx: Context) -> View:
+        theme = ctx.theme
+        w_dp, _ = ctx.system.screen_dp()
+        labelled = sorted(((ctx.t(f"app.{a.package}"), a) for a in app_table.all_apps()),
+                          key=lambda pair: pair[0].casefold())
+        query = self.query.strip().casefold()
+        if query:
+            labelled = [(n, a) for n, a in labelled if query in n.casefold()]
+        cell_w = (w_dp - 16) / COLUMNS
+        rows = []
+        for start in range(0, len(labelled), COLUMNS):
+            cells = []
+            for name, info in labelled[start:start + COLUMNS]:
+                view = View(cls="android.widget.TextView", id=_id("icon"), text=name, desc=name,
+                            width=cell_w, height=96, image=f"app:{info.package}", icon_size=52,
+                            text_size=12, text_color=theme.text, align="center", clickable=True,
+                            long_clickable=True, focusable=True)
+                view.on_click = self._launch(ctx, info, view)
+                cells.append(view)
+            rows.append(row(*cells, cls="", height=WRAP))
+        if not rows:
+            rows.append(text(ctx.t("launcher.no_apps_found", query=self.query), width=MATCH,
+                             align="center", text_color=theme.text_secondary, margin=(0, 32, 0, 0)))
+
+        def on_text(value: str) -> None:
+            self.query = value
+
+        search = row(
+            icon("search", 20, icon_color=theme.text_secondary, cls="", gravity="center_vertical"),
+            View(cls="android.widget.EditText", id=_id("search_container_all_apps"),
+                 text=self.query, hint=ctx.t("launcher.search_apps"), width=0, weight=1,
+                 height=WRAP, text_size=16, text_color=theme.text, clickable=True,
+                 focusable=True, long_clickable=True, on_text=on_text,
+                 on_submit=lambda: None, gravity="center_vertical", margin=(12, 0, 0, 0)),
+            cls="", height=48, bg=theme.surface, corner=24, padding=(16, 0, 16, 0),
+            margin=(16, 8, 16, 8),
+        )
+        bg = (255, 255, 255, 245) if not theme.dark else (32, 33, 36, 245)
+        return column(
+            spacer(height=24),
+            search,
+            View(cls="android.view.View", width=MATCH, height=1, bg=theme.divider,
+                 margin=(0, 4, 0, 0)),
+            scroller(*rows, key="apps", cls="androidx.recyclerview.widget.RecyclerView",
+                     id=_id("apps_list_view"), width=MATCH, height=0, weight=1,
+                     padding=(8, 8, 8, 8)),
+            spacer(height=48),
+            cls="android.widget.FrameLayout", id=_id("apps_view"), width=MATCH, height=MATCH,
+            bg=bg, image="wallpaper",
+        )
+
+    @staticmethod
+    def _launch(ctx: Context, info: app_table.AppInfo, view: View):
+        return lambda: ctx.start_activity(Intent.launcher(info.package, info.activity,
+                                                          bounds=view.clip))
+
+    # -- overview -------------------------------------------------------------------
+    def _overview(self, ctx: Context) -> View:
+        system = ctx.system
+        w_dp, h_dp = system.screen_dp()
+        tasks = list(system.state.am.recents)
+        card_w, card_h = w_dp * 0.62, (h_dp - 24 - 48) * 0.62
+        if not tasks:
+            body = text(ctx.t("launcher.no_recent_items"), width=MATCH, align="center",
+                        text_color=WHITE, text_size=16, gravity="center")
+            return frame(frame(body, cls="", width=MATCH, height=MATCH),
+                         image="wallpaper", id=_id("overview_panel"), width=MATCH, height=MATCH,
+                         bg=(0, 0, 0, 110), desc=ctx.t("launcher.recent_apps"))
+        cards: list[View] = [View(cls="android.widget.Button", id=_id("clear_all"),
+                                  text=ctx.t("launcher.clear_all"), width=WRAP, height=48,
+                                  text_color=WHITE, text_size=14, font_weight=500,
+                                  gravity="center_vertical", margin=(24, 0, 24, 0),
+                                  padding=(12, 14, 12, 14), clickable=True, focusable=True,
+                                  on_click=lambda: [system.am.remove_task(t.id) for t in tasks])]
+        for task in tasks:
+            cards.append(self._task_card(ctx, task.id, task.package, card_w, card_h))
+        side = (w_dp - card_w) / 2
+        strip = scroller(*cards, key="overview", horizontal=True, id=_id("overview_panel"),
+                         desc=ctx.t("launcher.recent_apps"), width=MATCH, height=card_h + 60,
+                         padding=(side, 0, side, 0), spacing=16, gravity="center_vertical",
+                         mirror=False)
+        if ctx.record is not None:
+            ctx.record.scroll.offsets.setdefault("overview", 1 << 30)
+        return frame(strip, image="wallpaper", bg=(0, 0, 0, 110), width=MATCH, height=MATCH,
+                     padding=(0, 24, 0, 48))
+
+    def _task_card(self, ctx: Context, task_id: int, package: str, w: float, h: float) -> View:
+        system = ctx.system
+        name = ctx.t(f"app.{package}")
+        card = frame(
+            View(cls="android.view.View", id=_id("snapshot"), width=MATCH, height=MATCH,
+                 bg=ctx.theme.background, corner=8, image=f"task:{package}"),
+            View(cls="android.view.View", id=_id("icon"), width=48, height=48,
+                 image=f"app:{package}", icon_size=48, gravity="center_horizontal",
+                 margin=(0, -24, 0, 0)),
+            cls="android.widget.FrameLayout", desc=name, width=w, height=h, clickable=True,
+            focusable=True, long_clickable=True, gravity="center_vertical",
+            on_click=lambda: system.am.resume_task(task_id),
+        )
+
+        def dismiss(swipe: Swipe) -> bool:
+            if swipe.direction == "up":
+                system.am.remove_task(task_id)
+                return True
+            return False
+
+        card.on_swipe = dismiss
+        return card
+
+
+Launcher.activities = {ACTIVITY: LauncherActivity}
+
+
+def toggle_overview(system: SystemServer) -> None:
+    """The Overview button: show recents; pressed again there, switch to the last app."""
+    home = system.state.am.home
+    if home is None or home.top is None:
+        return
+    launcher: LauncherActivity = home.top.activity
+    in_overview = system.state.am.foreground is home and launcher.mode == "overview"
+    if in_overview:
+        if system.state.am.recents:
+            system.am.resume_task(system.state.am.recents[-1].id)
+        return
+    system.am.go_home()
+    launcher.mode = "overview"
+    home.top.scroll.offsets.pop("overview", None)

@@ -1,0 +1,375 @@
+"""SimDevice: an in-process Android 10 Pixel look-alike behind the `Device` contract."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+
+from bmoca.device.contract import Device, InvalidInput, Key
+from bmoca.sim.apps import installed_apps
+from bmoca.sim.apps.base import Context, Swipe
+from bmoca.sim.frame import Frame, compose
+from bmoca.sim.system.server import Hardware, SystemServer, SystemState
+from bmoca.sim.ui.view import View
+
+TOUCH_SLOP_DP = 8
+LONG_PRESS_MS = 500
+FLING_MIN_DP_PER_S = 1000
+
+
+class SimDevice(Device):
+    """A simulated phone. All state is in `self.system.state`; snapshots pickle it."""
+
+    def __init__(self, hardware: Hardware | None = None, snapshot_dir: str | Path | None = None,
+                 serial: str = "sim-0"):
+        from bmoca.sim.render.text import ensure_complex_text_layout
+
+        ensure_complex_text_layout()
+        self.serial = serial
+        self.hardware = hardware or Hardware(1080, 2160, 440, "Pixel 3")
+        self.snapshot_dir = Path(snapshot_dir) if snapshot_dir else None
+        self._snapshots: dict[str, bytes] = {}
+        self._frame: Frame | None = None
+        self._painter = None
+        self.system = SystemServer(SystemState(hardware=self.hardware), installed_apps())
+        self.system.boot(first=True)
+
+    # -- frames ---------------------------------------------------------------------
+    def _invalidate(self) -> None:
+        self._frame = None
+
+    @property
+    def frame(self) -> Frame:
+        if self._frame is None:
+            from bmoca.sim.render.text import get_text_renderer
+
+            renderer = get_text_renderer()
+            locale = self.system.locale
+            width, height = self.screen_size()
+            self._frame = compose(self.system, width, height,
+                                  lambda text, size, weight: renderer.measure(text, size, weight, locale))
+        return self._frame
+
+    # -- screen ---------------------------------------------------------------------
+    def screen_size(self) -> tuple[int, int]:
+        return self.system.screen_px()
+
+    def dump_hierarchy(self) -> str:
+        from bmoca.sim.ui.dump import dump
+
+        window = self.frame.active
+        return dump(window.root, window.package)
+
+    def screenshot(self) -> np.ndarray:
+        return np.asarray(self.screenshot_image())
+
+    def screenshot_image(self):
+        """The screen as a PIL image (RGB)."""
+        if self._painter is None:
+            from bmoca.sim.render.painter import Painter
+
+            self._painter = Painter()
+        return self._painter.paint(self.system, self.frame, self.screen_size())
+
+    # -- input ----------------------------------------------------------------------
+    def _check_point(self, x: int, y: int) -> tuple[int, int]:
+        width, height = self.screen_size()
+        try:
+            xi, yi = int(x), int(y)
+        except (TypeError, ValueError):
+            raise InvalidInput(f"coordinates must be integers, got ({x!r}, {y!r})") from None
+        if not (0 <= xi < width and 0 <= yi < height):
+            raise InvalidInput(f"point ({xi}, {yi}) is outside the {width}x{height} screen")
+        return xi, yi
+
+    def tap(self, x: int, y: int) -> None:
+        x, y = self._check_point(x, y)
+        self.system.state.clock.advance(100)
+        self._dispatch_tap(x, y, long=False)
+        self._invalidate()
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        x1, y1 = self._check_point(x1, y1)
+        x2, y2 = self._check_point(x2, y2)
+        if duration_ms < 0:
+            raise InvalidInput(f"duration must be >= 0 ms, got {duration_ms}")
+        self.system.state.clock.advance(100 + int(duration_ms))
+        slop = self.frame.layout.px(TOUCH_SLOP_DP)
+        if abs(x2 - x1) <= slop and abs(y2 - y1) <= slop:
+            self._dispatch_tap(x1, y1, long=duration_ms >= LONG_PRESS_MS)
+        else:
+            self._dispatch_swipe(Swipe(x1, y1, x2, y2, int(duration_ms)))
+        self._invalidate()
+
+    def press(self, key: str | Key) -> None:
+        key = Key.parse(key)
+        self.system.state.clock.advance(100)
+        self._dispatch_key(key)
+        self._invalidate()
+
+    def input_text(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise InvalidInput(f"text must be a string, got {type(text).__name__}")
+        bad = sorted({c for c in text if not (" " <= c <= "~")})
+        if bad:
+            raise InvalidInput(
+                "the keyboard cannot type " + ", ".join(repr(c) for c in bad)
+                + " (input text takes printable ASCII only, as on a device)")
+        self.system.state.clock.advance(100 + 20 * len(text))
+        focused = self.frame.focused
+        if focused is not None and text:
+            focused.on_text(focused.text + text)
+        self._invalidate()
+
+    # -- dispatch ---------------------------------------------------------------------
+    def _context(self) -> Context:
+        record = self.system.am.top_record()
+        return Context(self.system, record.package, record)
+
+    def _dispatch_tap(self, x: int, y: int, long: bool) -> None:
+        frame = self.frame
+        for window in reversed(frame.windows):
+            left, top, right, bottom = window.box
+            inside = left <= x < right and top <= y < bottom
+            if window.kind == "nav_bar":
+                if inside:
+                    self._nav_button(window, x, y)
+                    return
+            elif window.kind == "status_bar":
+                if inside:
+                    return
+            elif window.kind == "ime":
+                if inside:
+                    self._hit(window.root, x, y, long)
+                    return
+            elif window.kind == "dialog":
+                if not inside:
+                    window.record.activity.on_back(self._context())
+                    return
+                self._hit(window.root, x, y, long)
+                return
+            elif window.kind == "app":
+                self._hit(window.root, x, y, long, record=window.record)
+                return
+
+    def _hit(self, root: View, x: int, y: int, long: bool, record=None) -> None:
+        target = hit_test(root, x, y)
+        if target is None:
+            return
+        if target.on_text is not None and record is not None:
+            record.focus = target.id or None
+            if target.on_click and not long:
+                target.on_click()
+            return
+        if long and target.on_long_click is not None:
+            target.on_long_click()
+        elif target.on_click is not None:
+            target.on_click()
+        elif target.on_drag is not None:
+            fx, fy = _fraction(target, x, y)
+            target.on_drag(fx, fy, True)
+
+    def _nav_button(self, window, x: int, y: int) -> None:
+        """NearestTouchFrame: a touch anywhere in the bar goes to the nearest button."""
+        buttons = [v for v in window.root.walk() if v.on_click is not None]
+        if not buttons:
+            return
+        nearest = min(buttons, key=lambda v: abs(v.center[0] - x) + abs(v.center[1] - y))
+        nearest.on_click()
+
+    def _dispatch_swipe(self, swipe: Swipe) -> None:
+        frame = self.frame
+        sx, sy = swipe.x1, swipe.y1
+        nav = frame.window("nav_bar")
+        status = frame.window("status_bar")
+        if nav and nav.box[1] <= sy:
+            return
+        if status and sy < status.box[3] and swipe.direction == "down":
+            return  # notification shade: not simulated; the touch goes nowhere else either
+        target_window = frame.active
+        for window in reversed(frame.windows):
+            left, top, right, bottom = window.box
+            if window.kind == "ime" and left <= sx < right and top <= sy < bottom:
+                return
+            if window.kind == "dialog":
+                target_window = window
+                break
+        root = target_window.root
+        swiped = hit_test(root, sx, sy, want=lambda v: v.on_swipe is not None)
+        if swiped is not None and swiped.on_swipe(swipe):
+            return
+        view = hit_test(root, sx, sy, want=lambda v: v.on_drag is not None)
+        if view is not None:
+            fx, fy = _fraction(view, (sx + swipe.x2) // 2, (sy + swipe.y2) // 2)
+            view.on_drag(fx, fy, False)
+            fx, fy = _fraction(view, swipe.x2, swipe.y2)
+            view.on_drag(fx, fy, True)
+            return
+        vertical = swipe.direction in ("up", "down")
+        scroller = hit_test(root, sx, sy, want=lambda v: v.scrollable and bool(v.scroll_key)
+                            and v.horizontal_scroll != vertical)
+        scroll = target_window.scroll
+        if scroller is not None and scroll is not None:
+            key = scroller.scroll_key
+            extent = scroll.extents.get(key, 0)
+            delta = -(swipe.dy if vertical else swipe.dx)
+            if self.frame.layout.rtl and not vertical:
+                delta = -delta
+            delta += self._fling(delta, swipe.duration_ms)
+            before = scroll.offsets.get(key, 0)
+            after = max(0, min(extent, before + delta))
+            if after != before:
+                scroll.offsets[key] = after
+                return
+        if target_window.record is not None:
+            target_window.record.activity.on_swipe(self._context(), swipe)
+
+    def _fling(self, distance: int, duration_ms: int) -> int:
+        """Extra travel after lift: fast swipes fling on, up to twice their length."""
+        layout = self.frame.layout
+        velocity_dp = abs(distance) / layout.scale / max(duration_ms, 1) * 1000
+        if velocity_dp < FLING_MIN_DP_PER_S:
+            return 0
+        factor = min(2.0, velocity_dp / 2500)
+        return int(distance * factor)
+
+    def _dispatch_key(self, key: Key) -> None:
+        system = self.system
+        record = system.am.top_record()
+        ctx = self._context()
+        focused = self.frame.focused
+        if key == Key.BACK:
+            if focused is not None:
+                record.focus = None
+            elif not record.activity.on_back(ctx):
+                system.am.finish(record)
+        elif key == Key.HOME:
+            if record is not None:
+                record.focus = None
+            system.am.go_home()
+        elif key == Key.APP_SWITCH:
+            if record is not None:
+                record.focus = None
+            from bmoca.sim.apps.launcher import toggle_overview
+
+            toggle_overview(system)
+        elif key == Key.ENTER:
+            if focused is not None and focused.on_submit is not None:
+                focused.on_submit()
+        elif key == Key.DEL:
+            if focused is not None and focused.text:
+                focused.on_text(focused.text[:-1])
+        elif key == Key.SPACE:
+            if focused is not None:
+                focused.on_text(focused.text + " ")
+        elif key in (Key.VOLUME_UP, Key.VOLUME_DOWN):
+            level = system.state.audio.get(3) + (1 if key == Key.VOLUME_UP else -1)
+            system.set_volume(3, level)
+        elif key == Key.ESCAPE:
+            self._dispatch_key(Key.BACK)
+
+    # -- shell and files ----------------------------------------------------------------
+    def shell(self, cmd: str) -> tuple[str, int]:
+        from bmoca.sim.shell import Shell
+
+        out, code, changed = Shell(self).run(cmd)
+        if changed:
+            self._invalidate()
+        return out, code
+
+    def pull(self, path: str) -> bytes:
+        from bmoca.device.contract import DeviceError
+        from bmoca.sim.system.vfs import FsError
+
+        try:
+            return self.system.state.vfs.read(path)
+        except FsError as exc:
+            raise DeviceError(f"remote object '{path}' does not exist: {exc}") from None
+
+    def push(self, data: bytes, path: str) -> None:
+        from bmoca.device.contract import DeviceError
+        from bmoca.sim.system.vfs import FsError
+
+        try:
+            self.system.state.vfs.write(path, data)
+        except FsError as exc:
+            raise DeviceError(f"failed to push to '{path}': {exc}") from None
+        self._invalidate()
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def restart_framework(self) -> None:
+        """What `setprop ctl.restart zygote` does: apps restart, locale and files are re-read."""
+        self.system.boot(first=False)
+        self._invalidate()
+
+    # -- snapshots ---------------------------------------------------------------------
+    def snapshot_bytes(self) -> bytes:
+        return pickle.dumps(self.system.state, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def restore_bytes(self, blob: bytes) -> None:
+        state = pickle.loads(blob)
+        if not isinstance(state, SystemState):
+            raise InvalidInput("not a bmoca device snapshot")
+        self.system = SystemServer(state, self.system.apps)
+        self.hardware = state.hardware
+        self._invalidate()
+
+    def snapshot_save(self, name: str) -> None:
+        blob = self.snapshot_bytes()
+        self._snapshots[name] = blob
+        if self.snapshot_dir is not None:
+            self.snapshot_dir.mkdir(parents=True, exist_ok=True)
+            path = self.snapshot_dir / f"{name}.snapshot"
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(blob)
+            tmp.replace(path)
+
+    def snapshot_load(self, name: str) -> None:
+        blob = self._snapshots.get(name)
+        if blob is None and self.snapshot_dir is not None:
+            path = self.snapshot_dir / f"{name}.snapshot"
+            if path.is_file():
+                blob = path.read_bytes()
+                self._snapshots[name] = blob
+        if blob is None:
+            known = sorted(self._snapshots)
+            raise InvalidInput(f"no snapshot named {name!r}; saved: {known or 'none'}")
+        self.restore_bytes(blob)
+
+    def snapshots(self) -> list[str]:
+        names = set(self._snapshots)
+        if self.snapshot_dir is not None and self.snapshot_dir.is_dir():
+            names |= {p.stem for p in self.snapshot_dir.glob("*.snapshot")}
+        return sorted(names)
+
+
+def hit_test(root: View, x: int, y: int, want=None) -> View | None:
+    """The top-most view under the point that takes touches (or satisfies `want`)."""
+    if want is None:
+        def want(v: View) -> bool:
+            return v.enabled and (v.on_click is not None or v.on_long_click is not None
+                                  or v.on_text is not None or v.on_drag is not None)
+    found = None
+
+    def visit(view: View) -> None:
+        nonlocal found
+        left, top, right, bottom = view.clip
+        if not (left <= x < right and top <= y < bottom):
+            return
+        if want(view):
+            found = view
+        for child in view.children:
+            if child.visible:
+                visit(child)
+
+    visit(root)
+    return found
+
+
+def _fraction(view: View, x: int, y: int) -> tuple[float, float]:
+    left, top, right, bottom = view.bounds
+    fx = (x - left) / max(1, right - left)
+    fy = (y - top) / max(1, bottom - top)
+    return min(1.0, max(0.0, fx)), min(1.0, max(0.0, fy))

@@ -1,0 +1,121 @@
+"""A frame: the windows on screen right now, built from state and laid out in pixels.
+
+Built lazily after any input and reused by every read until the next change, so a
+step that dumps the hierarchy and takes a screenshot builds the view trees once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bmoca.sim.apps.base import Context
+from bmoca.sim.system.activity import ActivityRecord
+from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
+from bmoca.sim.ui.layout import Layout, ScrollState
+from bmoca.sim.ui.view import MATCH, Box, View, frame
+
+STATUS_BAR_DP = 24
+NAV_BAR_DP = 48
+IME_PACKAGE = "com.google.android.inputmethod.latin"
+
+
+@dataclass
+class Window:
+    kind: str
+    """"app", "dialog", "ime", "status_bar", "nav_bar"."""
+    package: str
+    root: View
+    box: Box
+    record: ActivityRecord | None = None
+    scroll: ScrollState | None = None
+
+
+@dataclass
+class Frame:
+    windows: list[Window]
+    """Bottom to top."""
+    layout: Layout
+    focused: View | None
+    status_bar_px: int
+    nav_bar_px: int
+
+    @property
+    def active(self) -> Window:
+        """The window uiautomator dumps: a dialog if one is up, else the app."""
+        for window in reversed(self.windows):
+            if window.kind in ("dialog", "app"):
+                return window
+        raise RuntimeError("no app window")
+
+    def window(self, kind: str) -> Window | None:
+        for window in self.windows:
+            if window.kind == kind:
+                return window
+        return None
+
+
+def compose(system: SystemServer, width: int, height: int, measure) -> Frame:
+    from bmoca.sim.apps import keyboard, systemui
+
+    rtl = Context(system, SYSTEMUI_PACKAGE).rtl
+    layout = Layout(system.density, system.font_scale, rtl, measure)
+    sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
+    record = system.am.top_record()
+    assert record is not None, "no foreground activity"
+    ctx = Context(system, record.package, record)
+    activity = record.activity
+    content = activity.build(ctx)
+    app_box = (0, 0, width, height) if activity.fullscreen else (0, sb, width, height - nb)
+    if activity.fullscreen:
+        root = frame(content, width=MATCH, height=MATCH)
+    else:
+        decor_content = frame(content, id="android:id/content", width=MATCH, height=MATCH)
+        root = frame(frame(decor_content, cls="android.widget.LinearLayout",
+                           width=MATCH, height=MATCH, padding=_px_to_dp(layout, 0, sb, 0, nb)),
+                     width=MATCH, height=MATCH)
+    layout.run(root, (0, 0, width, height), record.scroll)
+    windows = [Window("app", record.package, root, (0, 0, width, height), record, record.scroll)]
+
+    focused = _apply_focus(root, record)
+    dialog = activity.dialog(ctx)
+    if dialog is not None:
+        dialog.gravity = "center"
+        holder = frame(dialog, width=MATCH, height=MATCH)
+        scroll = ScrollState()
+        layout.run(holder, app_box, scroll)
+        windows.append(Window("dialog", record.package, dialog, dialog.bounds, record, scroll))
+        focused = _apply_focus(dialog, record) or focused
+
+    if focused is not None:
+        kb_height = int((height - sb - nb) * 0.40)
+        kb_box = (0, height - nb - kb_height, width, height - nb)
+        kb_root = keyboard.build(Context(system, IME_PACKAGE), focused)
+        layout.run(kb_root, kb_box, ScrollState())
+        windows.append(Window("ime", IME_PACKAGE, kb_root, kb_box))
+
+    status = systemui.status_bar(Context(system, SYSTEMUI_PACKAGE), dark_icons=_light_surface(system, record))
+    layout.run(status, (0, 0, width, sb), ScrollState())
+    windows.append(Window("status_bar", SYSTEMUI_PACKAGE, status, (0, 0, width, sb)))
+    nav = systemui.navigation_bar(Context(system, SYSTEMUI_PACKAGE))
+    layout.run(nav, (0, height - nb, width, height), ScrollState())
+    windows.append(Window("nav_bar", SYSTEMUI_PACKAGE, nav, (0, height - nb, width, height)))
+    return Frame(windows, layout, focused, sb, nb)
+
+
+def _px_to_dp(layout: Layout, *px: int) -> tuple[float, ...]:
+    return tuple(p / layout.scale for p in px)
+
+
+def _apply_focus(root: View, record: ActivityRecord) -> View | None:
+    if not record.focus:
+        return None
+    for view in root.walk():
+        if view.on_text is not None and view.id == record.focus and view.on_screen:
+            view.focused = True
+            return view
+    return None
+
+
+def _light_surface(system: SystemServer, record: ActivityRecord) -> bool:
+    """Dark status-bar icons over light app bars, as Android 10 apps request."""
+    return not system.night_mode and not record.activity.fullscreen

@@ -1,0 +1,218 @@
+"""Draws a laid-out frame into an RGB image: wallpaper, app, dialog, keyboard, system bars.
+
+Everything expensive is cached across frames: wallpapers per file and size, text sprites
+and icons (in their modules); a frame is boxes, pasted sprites and a few vector shapes.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from bmoca.sim.frame import Frame, Window
+from bmoca.sim.render import app_icons, icons
+from bmoca.sim.render.text import get_text_renderer
+from bmoca.sim.system.server import SystemServer
+from bmoca.sim.ui.theme import Theme, theme
+from bmoca.sim.ui.view import Box, View
+
+WALLPAPER_PATH = "/data/system/users/0/wallpaper"
+
+
+@lru_cache(maxsize=8)
+def _wallpaper(blob: bytes, width: int, height: int) -> Image.Image:
+    """Decode and center-crop a wallpaper file to the screen, as the system does."""
+    img = Image.open(io.BytesIO(blob)).convert("RGB")
+    scale = max(width / img.width, height / img.height)
+    size = (max(width, round(img.width * scale)), max(height, round(img.height * scale)))
+    img = img.resize(size, Image.BILINEAR)
+    left, top = (img.width - width) // 2, (img.height - height) // 2
+    return img.crop((left, top, left + width, top + height))
+
+
+@lru_cache(maxsize=4)
+def _default_wallpaper(width: int, height: int) -> Image.Image:
+    from bmoca.assets.wallpapers import generate
+
+    return generate("00_default", width, height)
+
+
+@lru_cache(maxsize=256)
+def _shadow(sprite_id: int, sprite: Image.Image, radius: int) -> Image.Image:
+    alpha = sprite.getchannel("A").filter(ImageFilter.GaussianBlur(radius))
+    shadow = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
+    shadow.putalpha(alpha.point(lambda a: a * 3 // 4))
+    return shadow
+
+
+class Canvas:
+    """Drawing primitives clipped to a box, in screen pixels."""
+
+    def __init__(self, image: Image.Image, scale: float, font_scale: float, theme: Theme,
+                 locale: str, rtl: bool):
+        self.image = image
+        self.draw = ImageDraw.Draw(image, "RGBA")
+        self.scale = scale
+        self.font_scale = font_scale
+        self.theme = theme
+        self.locale = locale
+        self.rtl = rtl
+
+    def px(self, dp: float) -> int:
+        return int(dp * self.scale + 0.5)
+
+    @staticmethod
+    def _clip(box: Box, clip: Box) -> Box | None:
+        left, top = max(box[0], clip[0]), max(box[1], clip[1])
+        right, bottom = min(box[2], clip[2]), min(box[3], clip[3])
+        if right <= left or bottom <= top:
+            return None
+        return left, top, right, bottom
+
+    def rect(self, box: Box, color, clip: Box) -> None:
+        box = self._clip(box, clip)
+        if box:
+            self.draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=color)
+
+    def round_rect(self, box: Box, radius: int, color, clip: Box, outline=None) -> None:
+        inside = self._clip(box, clip)
+        if not inside:
+            return
+        if inside != tuple(box) or radius <= 0:
+            self.draw.rectangle((inside[0], inside[1], inside[2] - 1, inside[3] - 1), fill=color,
+                                outline=outline)
+            return
+        self.draw.rounded_rectangle((box[0], box[1], box[2] - 1, box[3] - 1), radius, fill=color,
+                                    outline=outline)
+
+    def ellipse(self, box: Box, color, clip: Box) -> None:
+        if self._clip(box, clip) == tuple(box):
+            self.draw.ellipse((box[0], box[1], box[2] - 1, box[3] - 1), fill=color)
+
+    def paste(self, sprite: Image.Image, x: int, y: int, clip: Box) -> None:
+        box = (x, y, x + sprite.width, y + sprite.height)
+        inside = self._clip(box, clip)
+        if not inside:
+            return
+        if inside != box:
+            sprite = sprite.crop((inside[0] - x, inside[1] - y, inside[2] - x, inside[3] - y))
+        self.image.paste(sprite, (inside[0], inside[1]), sprite)
+
+
+class Painter:
+    def paint(self, system: SystemServer, frame: Frame, size: tuple[int, int]) -> Image.Image:
+        width, height = size
+        th = theme(system.night_mode)
+        layout = frame.layout
+        image = Image.new("RGB", (width, height), th.background)
+        canvas = Canvas(image, layout.scale, layout.font_scale, th, system.locale, layout.rtl)
+        self._system = system
+        for window in frame.windows:
+            if window.kind == "dialog":
+                canvas.rect((0, 0, width, height), th.scrim, (0, 0, width, height))
+            if window.kind == "status_bar":
+                app = frame.window("app")
+                if app is not None and not (app.record and app.record.activity.fullscreen):
+                    canvas.rect(window.box, th.background, window.box)
+                elif app is not None:
+                    canvas.rect(window.box, (0, 0, 0, 40), window.box)
+            self._window(canvas, window)
+        return image
+
+    def _window(self, canvas: Canvas, window: Window) -> None:
+        stack = [(window.root, window.box)]
+        while stack:
+            view, clip = stack.pop()
+            if not view.visible:
+                continue
+            vis = view.clip
+            if vis[2] <= vis[0] or vis[3] <= vis[1]:
+                continue
+            self._view(canvas, view, clip)
+            child_clip = vis if view.scrollable else clip
+            for child in reversed(view.children):
+                stack.append((child, child_clip))
+
+    def _view(self, canvas: Canvas, view: View, clip: Box) -> None:
+        th = canvas.theme
+        bounds = view.bounds
+        corner = canvas.px(view.corner)
+        if view.image == "wallpaper":
+            canvas.paste(self._wallpaper(canvas.image.size), 0, 0, clip)
+        if view.elevation and view.bg is not None:
+            off = canvas.px(min(view.elevation, 8) / 2)
+            shadow_box = (bounds[0], bounds[1] + off, bounds[2], bounds[3] + off)
+            canvas.round_rect(shadow_box, corner, (0, 0, 0, 36), clip)
+        if view.bg is not None:
+            canvas.round_rect(bounds, corner, view.bg, clip)
+        if view.border is not None:
+            canvas.round_rect(bounds, corner, None, clip, outline=view.border)
+        if view.draw is not None:
+            view.draw(canvas, view)
+            return
+        label_top = None
+        if view.image and view.image.startswith("app:"):
+            size = canvas.px(view.icon_size)
+            sprite = app_icons.app_icon(view.image[4:], size)
+            x = (bounds[0] + bounds[2] - size) // 2
+            if view.text:
+                y = bounds[1] + max(0, (bounds[3] - bounds[1] - size - canvas.px(24)) // 2)
+                label_top = y + size + canvas.px(6)
+            else:
+                y = (bounds[1] + bounds[3] - size) // 2
+            canvas.paste(sprite, x, y, clip)
+        if view.icon:
+            size = canvas.px(view.icon_size)
+            color = view.icon_color or th.icon
+            sprite = icons.icon(view.icon, size, color, filled=view.icon_filled)
+            if canvas.rtl and view.icon in _MIRRORED_ICONS:
+                sprite = sprite.transpose(Image.FLIP_LEFT_RIGHT)
+            canvas.paste(sprite, (bounds[0] + bounds[2] - size) // 2,
+                         (bounds[1] + bounds[3] - size) // 2, clip)
+        shown = view.text
+        color = view.text_color or th.text
+        if not shown and view.hint and view.on_text is not None:
+            shown, color = view.hint, th.text_secondary
+        if shown and not (len(color) == 4 and color[3] == 0):
+            self._text(canvas, view, shown, color, clip, label_top)
+        if view.on_text is not None and view.focused:
+            y = bounds[3] - canvas.px(2)
+            canvas.rect((bounds[0], y, bounds[2], bounds[3]), th.accent, clip)
+
+    def _text(self, canvas: Canvas, view: View, shown: str, color, clip: Box, top) -> None:
+        renderer = get_text_renderer()
+        left, vtop, right, bottom = view.bounds
+        pl, pt, pr, pb = (canvas.px(p) for p in view.padding)
+        if canvas.rtl:
+            pl, pr = pr, pl
+        box_w = max(1, right - left - pl - pr)
+        size = int(view.text_size * canvas.scale * canvas.font_scale + 0.5)
+        sprite = renderer.label(shown, size, color, view.font_weight, canvas.locale,
+                                max_width=box_w, max_lines=view.max_lines, align=view.align)
+        if view.align == "center":
+            x = left + pl + (box_w - sprite.width) // 2
+        elif (view.align == "end") != canvas.rtl:
+            x = right - pr - sprite.width
+        else:
+            x = left + pl
+        if top is None:
+            inner = bottom - vtop - pt - pb
+            top = vtop + pt + max(0, (inner - sprite.height) // 2)
+        if view.elevation and view.bg is None:
+            canvas.paste(_shadow(id(sprite), sprite, max(1, canvas.px(1.5))), x, top + canvas.px(1), clip)
+        canvas.paste(sprite, x, top, clip)
+
+    def _wallpaper(self, size: tuple[int, int]) -> Image.Image:
+        vfs = self._system.state.vfs
+        if vfs.exists(WALLPAPER_PATH):
+            try:
+                return _wallpaper(vfs.read(WALLPAPER_PATH), *size)
+            except (OSError, ValueError):
+                pass  # an unreadable wallpaper file: Android shows the default one
+        return _default_wallpaper(*size)
+
+
+_MIRRORED_ICONS = frozenset({"arrow_back", "arrow_forward", "arrow_left", "backspace",
+                             "navigate_next", "navigate_before", "chevron_right", "chevron_left"})

@@ -1,0 +1,50 @@
+"""Custom painters for widgets that are more than a box, an icon and a label."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bmoca.sim.render.painter import Canvas
+    from bmoca.sim.ui.view import View
+
+
+def draw_switch(canvas: Canvas, view: View) -> None:
+    """Android 10 Material switch: a 34x14 dp track and a 20 dp thumb."""
+    theme = canvas.theme
+    left, top, right, bottom = view.bounds
+    cx, cy = (left + right) // 2, (top + bottom) // 2
+    tw, th, thumb = canvas.px(34), canvas.px(14), canvas.px(20)
+    track = (cx - tw // 2, cy - th // 2, cx + tw // 2, cy + th // 2)
+    if view.checked:
+        accent = theme.accent
+        canvas.round_rect(track, th // 2, (*accent[:3], 128), view.clip)
+        tx = track[2] - thumb // 2
+        color = accent
+    else:
+        canvas.round_rect(track, th // 2, theme.switch_track_off, view.clip)
+        tx = track[0] + thumb // 2
+        color = theme.switch_thumb_off
+    shadow = (tx - thumb // 2, cy - thumb // 2 + canvas.px(1), tx + thumb // 2, cy + thumb // 2 + canvas.px(1))
+    canvas.ellipse(shadow, (0, 0, 0, 50), view.clip)
+    canvas.ellipse((tx - thumb // 2, cy - thumb // 2, tx + thumb // 2, cy + thumb // 2), color, view.clip)
+
+
+def draw_seekbar(canvas: Canvas, view: View) -> None:
+    """A SeekBar: 2 dp track, accent progress, 16 dp thumb (padding 16 dp each side)."""
+    theme = canvas.theme
+    left, top, right, bottom = view.bounds
+    pad = canvas.px(16)
+    cy = (top + bottom) // 2
+    x0, x1 = left + pad, right - pad
+    fraction = view.progress or 0.0
+    if canvas.rtl:
+        xp = x1 - int((x1 - x0) * fraction)
+        canvas.rect((x0, cy - canvas.px(1), xp, cy + canvas.px(1)), theme.divider, view.clip)
+        canvas.rect((xp, cy - canvas.px(1), x1, cy + canvas.px(1)), theme.accent, view.clip)
+    else:
+        xp = x0 + int((x1 - x0) * fraction)
+        canvas.rect((x0, cy - canvas.px(1), xp, cy + canvas.px(1)), theme.accent, view.clip)
+        canvas.rect((xp, cy - canvas.px(1), x1, cy + canvas.px(1)), theme.divider, view.clip)
+    r = canvas.px(8)
+    canvas.ellipse((xp - r, cy - r, xp + r, cy + r), theme.accent, view.clip)

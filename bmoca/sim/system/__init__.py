@@ -1,0 +1,1 @@
+"""Android system services of the simulated phone; all their state is plain picklable data."""

@@ -1,0 +1,50 @@
+"""The virtual clock: device time never comes from the host's wall clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+BOOT_TIME_MS = int(dt.datetime(2024, 1, 17, 10, 0, 0, tzinfo=dt.timezone.utc).timestamp() * 1000)
+"""Wednesday, Jan 17 (as in B-MoCA's real screenshots), 10:00 GMT."""
+
+
+@dataclass
+class VirtualClock:
+    now_ms: int = BOOT_TIME_MS
+    uptime_ms: int = 60_000
+
+    def advance(self, ms: int) -> None:
+        self.now_ms += ms
+        self.uptime_ms += ms
+
+    def set(self, epoch_ms: int) -> None:
+        self.now_ms = epoch_ms
+
+    def datetime(self) -> dt.datetime:
+        return dt.datetime.fromtimestamp(self.now_ms / 1000, tz=dt.timezone.utc)
+
+
+def toybox_date_string(moment: dt.datetime) -> str:
+    """`date` output: `Wed Jan 17 10:00:00 GMT 2024`."""
+    return moment.strftime("%a %b %d %H:%M:%S GMT %Y")
+
+
+def parse_toybox_set(arg: str, now: dt.datetime) -> dt.datetime:
+    """toybox `date MMDDhhmm[[CC]YY][.ss]`, as B-MoCA's clock hack sends it."""
+    seconds = 0
+    if "." in arg:
+        arg, sec = arg.split(".", 1)
+        if not (sec.isdigit() and len(sec) == 2):
+            raise ValueError(arg)
+        seconds = int(sec)
+    if not arg.isdigit() or len(arg) not in (8, 10, 12):
+        raise ValueError(arg)
+    month, day, hour, minute = (int(arg[i:i + 2]) for i in range(0, 8, 2))
+    year = now.year
+    if len(arg) == 10:
+        yy = int(arg[8:10])
+        year = 2000 + yy if yy < 69 else 1900 + yy
+    elif len(arg) == 12:
+        year = int(arg[8:12])
+    return dt.datetime(year, month, day, hour, minute, seconds, tzinfo=dt.timezone.utc)

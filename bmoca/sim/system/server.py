@@ -1,0 +1,380 @@
+"""system_server: the state of the phone and the services that change it, with their log lines.
+
+`SystemState` is all mutable device state, plain data (pickled for snapshots);
+`SystemServer` binds it to the installed apps and offers the services apps and the
+shell call. Every change a detector can observe writes the same log line Android 10 does.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bmoca.sim.i18n import normalize_locale
+from bmoca.sim.system.activity import ActivityManagerState, ActivityRecord, Task
+from bmoca.sim.system.audio import STREAMS, AudioState
+from bmoca.sim.system.clock import VirtualClock
+from bmoca.sim.system.intent import CATEGORY_HOME, Intent
+from bmoca.sim.system.logcat import LogBuffers
+from bmoca.sim.system.props import DEFAULT_PROPS, product_props
+from bmoca.sim.system.settings import SettingsProvider, uri
+from bmoca.sim.system.vfs import VirtualFS
+
+if TYPE_CHECKING:
+    from bmoca.sim.apps.base import App
+
+SYSTEM_PID = 517
+ZYGOTE_PID = 301
+SYSTEMUI_PID = 760
+PHONE_PID = 872
+LAUNCHER_UID = 10089
+SYSTEMUI_UID = 10074
+HOME_PACKAGE = "com.google.android.apps.nexuslauncher"
+SYSTEMUI_PACKAGE = "com.android.systemui"
+
+_FIXED_PIDS = {"android": SYSTEM_PID, SYSTEMUI_PACKAGE: SYSTEMUI_PID, "com.android.phone": PHONE_PID}
+
+
+@dataclass(frozen=True)
+class Hardware:
+    width: int
+    height: int
+    density: int
+    model: str = "Pixel 3"
+    landscape: bool = False
+
+
+@dataclass
+class SystemState:
+    hardware: Hardware
+    clock: VirtualClock = field(default_factory=VirtualClock)
+    logs: LogBuffers = field(default_factory=LogBuffers)
+    settings: SettingsProvider = field(default_factory=SettingsProvider)
+    audio: AudioState = field(default_factory=AudioState)
+    props: dict[str, str] = field(default_factory=dict)
+    vfs: VirtualFS = field(default_factory=VirtualFS)
+    am: ActivityManagerState = field(default_factory=ActivityManagerState)
+    app_data: dict[str, Any] = field(default_factory=dict)
+    density_override: int | None = None
+    size_override: tuple[int, int] | None = None
+    locale: str = "en-US"
+    """The locale the framework runs in (persist.sys.locale as of the last restart)."""
+    brightness_dialog: bool = False
+    boot_count: int = 0
+
+
+class SystemServer:
+    """Services over one `SystemState`; apps are the installed packages."""
+
+    def __init__(self, state: SystemState, apps: dict[str, App]):
+        self.state = state
+        self.apps = apps
+        self.am = ActivityManager(self)
+
+    # -- identity -------------------------------------------------------------------
+    @property
+    def locale(self) -> str:
+        return self.state.locale
+
+    @property
+    def night_mode(self) -> bool:
+        return self.state.settings.get("secure", "ui_night_mode") == "2"
+
+    @property
+    def density(self) -> int:
+        return self.state.density_override or self.state.hardware.density
+
+    @property
+    def font_scale(self) -> float:
+        scale = self.state.settings.get_float("system", "font_scale", 1.0)
+        return scale if 0.25 <= scale <= 5.0 else 1.0
+
+    def screen_px(self) -> tuple[int, int]:
+        return self.state.size_override or (self.state.hardware.width, self.state.hardware.height)
+
+    def screen_dp(self) -> tuple[float, float]:
+        width, height = self.screen_px()
+        scale = self.density / 160
+        return width / scale, height / scale
+
+    def pid_of(self, package: str) -> int:
+        if package in _FIXED_PIDS:
+            return _FIXED_PIDS[package]
+        return self.state.am.processes.get(package, SYSTEM_PID)
+
+    # -- logging --------------------------------------------------------------------
+    def log(self, pid: int, priority: str, tag: str, message: str, tid: int | None = None) -> None:
+        self.state.clock.advance(1)
+        self.state.logs.write(self.state.clock.now_ms, pid, tid or pid, priority, tag, message)
+
+    def log_system(self, priority: str, tag: str, message: str) -> None:
+        """A line from system_server (binder threads have their own tids)."""
+        self.log(SYSTEM_PID, priority, tag, message, tid=SYSTEM_PID + 25)
+
+    def log_from(self, package: str, priority: str, tag: str, message: str) -> None:
+        self.log(self.pid_of(package), priority, tag, message)
+
+    # -- boot -----------------------------------------------------------------------
+    def boot(self, first: bool) -> None:
+        """Start (or restart) the framework: read the locale, start home, let apps load."""
+        from bmoca.sim.apps.base import Context
+
+        state = self.state
+        if first:
+            props = dict(DEFAULT_PROPS)
+            props.update(product_props(state.hardware.model, state.hardware.model))
+            props["ro.sf.lcd_density"] = str(state.hardware.density)
+            state.props = props
+        try:
+            state.locale = normalize_locale(state.props.get("persist.sys.locale", "en-US"))
+        except ValueError:
+            state.locale = "en-US"
+        state.boot_count += 1
+        state.am = ActivityManagerState(next_pid=state.am.next_pid)
+        state.brightness_dialog = False
+        for package, app in self.apps.items():
+            if package not in state.app_data or first:
+                state.app_data[package] = app.initial_data()
+        for app in self.apps.values():
+            app.on_boot(Context(self, app.package))
+        self.am.start_home()
+
+    # -- settings -------------------------------------------------------------------
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        if self.state.settings.put(namespace, key, value):
+            self.log_system("V", "SettingsProvider", f"Notifying for 0: {uri(namespace, key)}")
+
+    # -- connectivity ---------------------------------------------------------------
+    def set_wifi(self, enabled: bool, caller: str) -> None:
+        uid = self.apps[caller].uid if caller in self.apps else 1000
+        self.log_system("I", "WifiService",
+                        f"setWifiEnabled package={caller} uid={uid} enable={'true' if enabled else 'false'}")
+        self.put_setting("global", "wifi_on", "1" if enabled else "0")
+
+    def set_airplane_mode(self, enabled: bool) -> None:
+        if (self.state.settings.get("global", "airplane_mode_on") == "1") == enabled:
+            return
+        self.put_setting("global", "airplane_mode_on", "1" if enabled else "0")
+        self.log(PHONE_PID, "I", "PhoneGlobals",
+                 f"Turning radio {'off' if enabled else 'on'} - airplane")
+        if enabled and self.state.settings.get("global", "wifi_on") == "1":
+            self.state.settings.put("global", "wifi_on", "0")
+            self.state.props["_wifi_before_airplane"] = "1"
+        elif not enabled and self.state.props.pop("_wifi_before_airplane", None) == "1":
+            self.state.settings.put("global", "wifi_on", "1")
+
+    @property
+    def airplane_mode(self) -> bool:
+        return self.state.settings.get("global", "airplane_mode_on") == "1"
+
+    @property
+    def wifi_enabled(self) -> bool:
+        return self.state.settings.get("global", "wifi_on") == "1"
+
+    # -- audio ----------------------------------------------------------------------
+    def set_volume(self, stream: int, level: int) -> None:
+        for sid in self.state.audio.set(stream, level):
+            spec = STREAMS[sid]
+            self.state.settings.put("system", spec.settings_key, str(self.state.audio.get(sid)))
+            if spec.logged:
+                self.log(SYSTEMUI_PID, "I", "vol.Events",
+                         f"writeEvent level_changed {spec.name} {self.state.audio.get(sid)}")
+
+    # -- display --------------------------------------------------------------------
+    def set_brightness(self, value: int, final: bool) -> None:
+        """A slider drag sets a temporary brightness; lifting writes the setting."""
+        value = max(0, min(255, value))
+        previous = self.state.props.get("_brightness_reason", "manual")
+        reason = "manual" if final else "temporary"
+        if reason != previous:
+            self.log_system("V", "DisplayPowerController",
+                            f"Brightness [{value}] reason changing to: '{reason}', "
+                            f"previous reason: '{previous}'.")
+            self.state.props["_brightness_reason"] = reason
+        if final:
+            self.put_setting("system", "screen_brightness", str(value))
+
+    def set_night_mode(self, dark: bool) -> None:
+        self.put_setting("secure", "ui_night_mode", "2" if dark else "1")
+
+    def broadcast(self, action: str) -> None:
+        from bmoca.sim.apps.base import Context
+
+        for app in self.apps.values():
+            app.on_broadcast(Context(self, app.package), action)
+
+
+def format_uid(uid: int) -> str:
+    """ActivityManager's formatUid: 1000 stays, 10137 -> u0a137."""
+    return str(uid) if uid < 10000 else f"u0a{uid - 10000}"
+
+
+class ActivityManager:
+    """Starts, finishes and switches activities and tasks, with Android 10's log lines."""
+
+    def __init__(self, system: SystemServer):
+        self.system = system
+
+    @property
+    def state(self) -> ActivityManagerState:
+        return self.system.state.am
+
+    # -- queries ----------------------------------------------------------------------
+    def top_record(self) -> ActivityRecord | None:
+        task = self.state.foreground
+        return task.top if task else None
+
+    def resolve(self, intent: Intent) -> tuple[str, str] | None:
+        if intent.component:
+            package, cls = intent.component
+            app = self.system.apps.get(package)
+            if app and cls in app.activities:
+                return intent.component
+            return None
+        for package, app in self.system.apps.items():
+            if intent.package and intent.package != package:
+                continue
+            if intent.action in app.intent_actions:
+                return package, app.intent_actions[intent.action]
+        return None
+
+    # -- processes --------------------------------------------------------------------
+    def ensure_process(self, package: str, cls: str) -> None:
+        app = self.system.apps[package]
+        if app.system_process or package in self.state.processes:
+            return
+        pid = self.state.next_pid
+        self.state.next_pid += 3
+        self.state.processes[package] = pid
+        self.system.log(ZYGOTE_PID, "D", "Zygote", f"Forked child process {pid}")
+        self.system.log_system("I", "ActivityManager",
+                               f"Start proc {pid}:{package}/{format_uid(app.uid)} "
+                               f"for activity {{{package}/{cls}}}")
+
+    def kill_process(self, package: str, reason: str) -> None:
+        pid = self.state.processes.pop(package, None)
+        if pid is not None:
+            uid = self.system.apps[package].uid
+            self.system.log_system("I", "ActivityManager",
+                                   f"Killing {pid}:{package}/{format_uid(uid)} (adj 900): {reason}")
+
+    # -- starting -------------------------------------------------------------------
+    def start_home(self) -> None:
+        home_app = self.system.apps[HOME_PACKAGE]
+        cls = next(iter(home_app.activities))
+        intent = Intent(action="android.intent.action.MAIN", categories=(CATEGORY_HOME,),
+                        flags=0x10000100, component=(HOME_PACKAGE, cls))
+        record = self._new_record(HOME_PACKAGE, cls, intent)
+        self.state.home = Task(id=0, package=HOME_PACKAGE, root_intent=intent, records=[record])
+        self.state.foreground = self.state.home
+        self._create(record)
+
+    def start_activity(self, intent: Intent, caller: str) -> bool:
+        """Resolve and start; False (with Android's warning line) if nothing handles it."""
+        target = self.resolve(intent)
+        caller_uid = self.system.apps[caller].uid if caller in self.system.apps else 1000
+        if target is None:
+            self.system.log_system("W", "ActivityTaskManager",
+                                   f"Unable to find activity for intent {{{intent.short_string()}}}")
+            return False
+        package, cls = target
+        if intent.component is None:
+            intent = copy.copy(intent)
+            intent.component = target
+        self.system.log_system("I", "ActivityTaskManager",
+                               f"START u0 {{{intent.short_string()}}} from uid {caller_uid}")
+        self.ensure_process(package, cls)
+        new_task = bool(intent.flags & 0x10000000) or caller == HOME_PACKAGE
+        if package == HOME_PACKAGE:
+            self.go_home()
+            return True
+        if new_task:
+            task = self.state.task_for(package)
+            if task is not None and task.records and intent.is_launcher:
+                self._bring_to_front(task)
+                return True
+            if task is None:
+                task = Task(id=self.state.next_task_id, package=package, root_intent=intent)
+                self.state.next_task_id += 1
+                self.state.recents.append(task)
+        else:
+            task = self.state.foreground
+            if task is None or task is self.state.home:
+                task = Task(id=self.state.next_task_id, package=package, root_intent=intent)
+                self.state.next_task_id += 1
+                self.state.recents.append(task)
+        record = self._new_record(package, cls, intent)
+        task.records.append(record)
+        self._bring_to_front(task, resume=False)
+        self._create(record)
+        return True
+
+    def _new_record(self, package: str, cls: str, intent: Intent) -> ActivityRecord:
+        activity_cls = self.system.apps[package].activities[cls]
+        return ActivityRecord(package=package, cls=cls, intent=intent, activity=activity_cls(intent))
+
+    def _create(self, record: ActivityRecord) -> None:
+        from bmoca.sim.apps.base import Context
+
+        record.activity.on_create(Context(self.system, record.package, record))
+        self.system.log_system("I", "ActivityTaskManager",
+                               f"Displayed {record.component}: +{180 + len(record.cls) * 7}ms")
+
+    def _bring_to_front(self, task: Task, resume: bool = True) -> None:
+        from bmoca.sim.apps.base import Context
+
+        if task is not self.state.home and task in self.state.recents:
+            self.state.recents.remove(task)
+            self.state.recents.append(task)
+        self.state.foreground = task
+        if resume and task.top is not None:
+            task.top.activity.on_resume(Context(self.system, task.top.package, task.top))
+
+    # -- leaving --------------------------------------------------------------------
+    def go_home(self) -> None:
+        from bmoca.sim.apps.base import Context
+
+        home = self.state.home
+        if home is None or home.top is None:
+            return
+        self.state.foreground = home
+        home.top.activity.on_home(Context(self.system, HOME_PACKAGE, home.top))
+
+    def finish(self, record: ActivityRecord) -> None:
+        for task in [self.state.home, *self.state.recents]:
+            if task is not None and record in task.records:
+                if task is self.state.home and len(task.records) == 1:
+                    return
+                task.records.remove(record)
+                if not task.records:
+                    self.go_home()
+                elif task is self.state.foreground:
+                    self._bring_to_front(task)
+                return
+
+    def resume_task(self, task_id: int) -> None:
+        """Tap on a recents card: bring the task back, restarting its root if it was emptied."""
+        for task in self.state.recents:
+            if task.id == task_id:
+                if task.records:
+                    self.system.log_system(
+                        "I", "ActivityTaskManager",
+                        f"START u0 {{{task.root_intent.short_string()}}} from uid {LAUNCHER_UID}")
+                    self._bring_to_front(task)
+                else:
+                    self.state.recents.remove(task)
+                    intent = copy.copy(task.root_intent)
+                    intent.flags |= 0x10000000
+                    self.start_activity(intent, caller=HOME_PACKAGE)
+                return
+
+    def remove_task(self, task_id: int) -> None:
+        for task in list(self.state.recents):
+            if task.id == task_id:
+                self.state.recents.remove(task)
+                if not any(t.package == task.package for t in self.state.recents):
+                    self.kill_process(task.package, "remove task")
+                if self.state.foreground is task:
+                    self.go_home()
+                return

@@ -1,0 +1,72 @@
+"""The `uiautomator dump` XML, byte for byte as Android 10's AccessibilityNodeInfoDumper writes it."""
+
+from __future__ import annotations
+
+import re
+
+from bmoca.sim.ui.view import View
+
+HEADER = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
+
+_INVALID_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                          "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+_NAF_EXCLUDED = ("android.widget.ListView", "android.widget.GridView",
+                 "android.widget.ScrollView", "android.widget.EditText")
+
+
+def _attr(value: str) -> str:
+    if not value:
+        return ""
+    if not value.isprintable():
+        value = _INVALID_XML.sub(".", value)
+    return value.translate(_ESCAPES)
+
+
+def _bool(flag: bool) -> str:
+    return "true" if flag else "false"
+
+
+def _has_label_below(view: View) -> bool:
+    for child in view.children:
+        if child.visible and (child.text or child.desc or _has_label_below(child)):
+            return True
+    return False
+
+
+def _is_naf(view: View) -> bool:
+    """Clickable and enabled but nothing labels it: what the dumper flags as NAF."""
+    return (view.clickable and view.enabled and not view.text and not view.desc
+            and view.cls not in _NAF_EXCLUDED and not _has_label_below(view))
+
+
+def dump(root: View, package: str, rotation: int = 0) -> str:
+    """Serialise a laid-out window tree; off-screen and invisible views are skipped."""
+    out: list[str] = [HEADER, f'<hierarchy rotation="{rotation}">']
+    _node(root, 0, package, out)
+    out.append("</hierarchy>")
+    return "".join(out)
+
+
+def _node(view: View, index: int, package: str, out: list[str]) -> None:
+    left, top, right, bottom = view.clip
+    naf = 'NAF="true" ' if _is_naf(view) else ""
+    out.append(
+        f'<node {naf}index="{index}" text="{_attr(view.text)}" '
+        f'resource-id="{view.id}" class="{view.cls}" package="{view.package or package}" '
+        f'content-desc="{_attr(view.desc)}" checkable="{_bool(view.checkable)}" '
+        f'checked="{_bool(view.checked)}" clickable="{_bool(view.clickable)}" '
+        f'enabled="{_bool(view.enabled)}" focusable="{_bool(view.focusable)}" '
+        f'focused="{_bool(view.focused)}" scrollable="{_bool(view.scrollable)}" '
+        f'long-clickable="{_bool(view.long_clickable)}" password="{_bool(view.password)}" '
+        f'selected="{_bool(view.selected)}" bounds="[{left},{top}][{right},{bottom}]"'
+    )
+    shown = [(i, c) for i, c in enumerate(view.children)
+             if c.visible and c.cls and c.clip[2] > c.clip[0] and c.clip[3] > c.clip[1]]
+    if not shown:
+        out.append(" />")
+        return
+    out.append(">")
+    for i, child in shown:
+        _node(child, i, package, out)
+    out.append("</node>")

@@ -1,0 +1,269 @@
+"""Layout: dp sizes to pixel bounds, with Android's rounding and scrolling containers.
+
+One pass: a view gets its width from the parent (MATCH), a fixed size or its content
+(WRAP); heights of WRAP views come from their children. Scrolling containers lay their
+children out at full length, shift them by the scroll offset and clip them to the viewport.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+from bmoca.sim.ui.view import MATCH, WRAP, Box, View
+
+TextMeasure = Callable[[str, int, int], tuple[int, int]]
+"""(text, size_px, weight) -> (width_px, line_height_px)."""
+
+
+@dataclass
+class ScrollState:
+    """Scroll offsets (px) of a window's containers and how far each may scroll."""
+
+    offsets: dict[str, int] = field(default_factory=dict)
+    extents: dict[str, int] = field(default_factory=dict)
+    """Filled by layout: the maximum offset of each container."""
+
+
+@cache
+def parse_gravity(gravity: str) -> tuple[str, str]:
+    """"end|center_vertical" -> ("end", "center"); "center" centers both ways."""
+    horizontal, vertical = "start", "top"
+    for token in gravity.split("|"):
+        if token == "center":
+            horizontal = vertical = "center"
+        elif token == "center_horizontal":
+            horizontal = "center"
+        elif token == "center_vertical":
+            vertical = "center"
+        elif token in ("start", "end"):
+            horizontal = token
+        elif token in ("top", "bottom"):
+            vertical = token
+    return horizontal, vertical
+
+
+class Layout:
+    """Lays out trees for one display: density, font scale, direction, text metrics."""
+
+    def __init__(self, density: int, font_scale: float, rtl: bool, measure: TextMeasure):
+        self.scale = density / 160.0
+        self.font_scale = font_scale
+        self.rtl = rtl
+        self.measure = measure
+
+    def px(self, dp: float) -> int:
+        """Android's getDimensionPixelSize: round half up, at least 1 for positive sizes."""
+        if dp == 0:
+            return 0
+        value = int(dp * self.scale + 0.5)
+        return value if value else (1 if dp > 0 else -1)
+
+    def sp(self, sp: float) -> int:
+        return int(sp * self.scale * self.font_scale + 0.5)
+
+    # -- public ---------------------------------------------------------------------
+    def run(self, root: View, box: Box, scroll: ScrollState) -> None:
+        left, top, right, bottom = box
+        self._scroll = scroll
+        self._place(root, left, top, right - left, bottom - top, box)
+
+    # -- measuring --------------------------------------------------------------------
+    def _text_size(self, view: View, avail_w: int) -> tuple[int, int]:
+        shown = view.text or view.hint
+        size = self.sp(view.text_size)
+        if not shown:
+            return 0, self.measure("", size, view.font_weight)[1]
+        width, line_h = self.measure(shown, size, view.font_weight)
+        if view.max_lines > 1 and avail_w > 0 and width > avail_w:
+            lines = min(view.max_lines, -(-width // avail_w))
+            return avail_w, line_h * lines
+        return width, line_h
+
+    def _content_size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
+        """Natural size of the content of a WRAP view, padding included."""
+        pl, pt, pr, pb = (self.px(p) for p in view.padding)
+        inner_w = max(0, avail_w - pl - pr)
+        if not view.children:
+            if view.text or view.hint:
+                w, h = self._text_size(view, inner_w)
+            elif view.icon:
+                w = h = self.px(view.icon_size)
+            else:
+                w = h = 0
+            return w + pl + pr, h + pt + pb
+        w = h = 0
+        kids = [c for c in view.children if c.visible and c.absolute is None]
+        gap = self.px(view.spacing)
+        for child in kids:
+            cw, ch = self._outer_size(child, inner_w, max(0, avail_h - pt - pb))
+            if view.orientation == "v":
+                w = max(w, cw)
+                h += ch
+            elif view.orientation == "h":
+                w += cw
+                h = max(h, ch)
+            else:
+                w, h = max(w, cw), max(h, ch)
+        if kids and view.orientation in "vh":
+            if view.orientation == "v":
+                h += gap * (len(kids) - 1)
+            else:
+                w += gap * (len(kids) - 1)
+        return w + pl + pr, h + pt + pb
+
+    def _size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
+        """Border-box size of a view given the space its parent offers (margins excluded)."""
+        ml, mt, mr, mb = view.margin
+        avail_w -= self.px(ml) + self.px(mr)
+        avail_h -= self.px(mt) + self.px(mb)
+        if view.width >= 0 and view.height >= 0:
+            return self.px(view.width), self.px(view.height)
+        if view.width == MATCH:
+            w = max(0, avail_w)
+        elif view.width == WRAP:
+            w = None
+        else:
+            w = self.px(view.width)
+        if view.height == MATCH:
+            h = max(0, avail_h)
+        elif view.height == WRAP:
+            h = None
+        else:
+            h = self.px(view.height)
+        if w is None or h is None:
+            cw, ch = self._content_size(view, w if w is not None else max(0, avail_w), avail_h)
+            if w is None:
+                w = min(cw, max(0, avail_w))
+            if h is None:
+                h = ch
+        return w, h
+
+    def _outer_size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
+        w, h = self._size(view, avail_w, avail_h)
+        ml, mt, mr, mb = view.margin
+        return w + self.px(ml) + self.px(mr), h + self.px(mt) + self.px(mb)
+
+    # -- placing ----------------------------------------------------------------------
+    def _place(self, view: View, x: int, y: int, w: int, h: int, clip: Box) -> None:
+        view.bounds = (x, y, x + w, y + h)
+        cl, ct, cr, cb = clip
+        vis = (max(x, cl), max(y, ct), min(x + w, cr), min(y + h, cb))
+        if vis[2] <= vis[0] or vis[3] <= vis[1]:
+            vis = (vis[0], vis[1], vis[0], vis[1])
+        view.clip = vis
+        if not view.children:
+            return
+        pl, pt, pr, pb = (self.px(p) for p in view.padding)
+        if self.rtl:
+            pl, pr = pr, pl
+        ix, iy = x + pl, y + pt
+        iw, ih = max(0, w - pl - pr), max(0, h - pt - pb)
+        inner_clip = vis
+        offset = 0
+        if view.scrollable and view.scroll_key:
+            offset = self._scroll.offsets.get(view.scroll_key, 0)
+            inner_clip = (max(vis[0], x), max(vis[1], y), min(vis[2], x + w), min(vis[3], y + h))
+        kids = [c for c in view.children if c.visible]
+        flow = [c for c in kids if c.absolute is None]
+        if view.orientation == "z":
+            for child in flow:
+                cw, ch = self._size(child, iw, ih)
+                self._place_in_frame(child, ix, iy, iw, ih, cw, ch, inner_clip)
+        else:
+            self._place_linear(view, flow, ix, iy, iw, ih, offset, inner_clip)
+        for child in kids:
+            if child.absolute is not None:
+                ax, ay = child.absolute
+                cw, ch = self._size(child, iw, ih)
+                px = ix + self.px(ax)
+                if self.rtl:
+                    px = ix + iw - self.px(ax) - cw
+                self._place(child, px, iy + self.px(ay), cw, ch, inner_clip)
+
+    def _place_in_frame(self, child: View, ix, iy, iw, ih, cw, ch, clip: Box) -> None:
+        ml, mt, mr, mb = (self.px(m) for m in child.margin)
+        if self.rtl:
+            ml, mr = mr, ml
+        horizontal, vertical = parse_gravity(child.gravity)
+        if horizontal == "center":
+            cx = ix + (iw - cw) // 2
+        elif (horizontal == "end") != self.rtl:
+            cx = ix + iw - cw - mr
+        else:
+            cx = ix + ml
+        if vertical == "bottom":
+            cy = iy + ih - ch - mb
+        elif vertical == "center":
+            cy = iy + (ih - ch) // 2
+        else:
+            cy = iy + mt
+        self._place(child, cx, cy, cw, ch, clip)
+
+    def _place_linear(self, view: View, kids: list[View], ix, iy, iw, ih, offset, clip) -> None:
+        vertical = view.orientation == "v"
+        gap = self.px(view.spacing)
+        main_avail = ih if vertical else iw
+        sizes: list[tuple[int, int]] = []
+        used = gap * max(0, len(kids) - 1)
+        total_weight = 0.0
+        for child in kids:
+            if child.weight > 0:
+                sizes.append((0, 0))
+                total_weight += child.weight
+                ml, mt, mr, mb = (self.px(m) for m in child.margin)
+                used += (mt + mb) if vertical else (ml + mr)
+                continue
+            cw, ch = self._size(child, iw, ih if not view.scrollable else 1 << 20)
+            sizes.append((cw, ch))
+            ml, mt, mr, mb = (self.px(m) for m in child.margin)
+            used += (ch + mt + mb) if vertical else (cw + ml + mr)
+        remaining = max(0, main_avail - used)
+        pos = -offset
+        order = list(range(len(kids)))
+        reverse = (not vertical) and self.rtl and view.mirror
+        for i in order:
+            child = kids[i]
+            cw, ch = sizes[i]
+            ml, mt, mr, mb = (self.px(m) for m in child.margin)
+            if child.weight > 0:
+                share = int(remaining * child.weight / total_weight)
+                if vertical:
+                    cw = self._size(child, iw, share)[0]
+                    ch = share
+                else:
+                    cw = share
+                    ch = self._size(child, share, ih)[1]
+            if vertical:
+                horizontal = parse_gravity(child.gravity)[0]
+                if horizontal == "center":
+                    cx = ix + (iw - cw) // 2
+                elif (horizontal == "end") != self.rtl:
+                    cx = ix + iw - cw - (ml if self.rtl else mr)
+                else:
+                    cx = ix + (mr if self.rtl else ml)
+                self._place(child, cx, iy + pos + mt, cw, ch, clip)
+                pos += mt + ch + mb + gap
+            else:
+                across = parse_gravity(child.gravity)[1]
+                if across == "center":
+                    cy = iy + (ih - ch) // 2
+                elif across == "bottom":
+                    cy = iy + ih - ch - mb
+                else:
+                    cy = iy + mt
+                if reverse:
+                    cx = ix + iw - pos - ml - cw
+                else:
+                    cx = ix + pos + ml
+                self._place(child, cx, cy, cw, ch, clip)
+                pos += ml + cw + mr + gap
+        if view.scrollable and view.scroll_key:
+            content = pos + offset - gap if kids else 0
+            extent = max(0, content - main_avail)
+            self._scroll.extents[view.scroll_key] = extent
+            if offset > extent:
+                # content shrank: clamp and lay out again at the valid offset
+                self._scroll.offsets[view.scroll_key] = extent
+                self._place_linear(view, kids, ix, iy, iw, ih, extent, clip)
