@@ -39,11 +39,21 @@ def _default_wallpaper(width: int, height: int) -> Image.Image:
     return generate("00_default", width, height)
 
 
-@lru_cache(maxsize=256)
-def _shadow(sprite_id: int, sprite: Image.Image, radius: int) -> Image.Image:
+_SHADOWS: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _shadow(sprite: Image.Image, radius: int) -> Image.Image:
+    """A soft shadow of a (cached, shared) label sprite, cached alongside it."""
+    key = (id(sprite), radius)
+    hit = _SHADOWS.get(key)
+    if hit is not None and hit[0] is sprite:
+        return hit[1]
     alpha = sprite.getchannel("A").filter(ImageFilter.GaussianBlur(radius))
     shadow = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
     shadow.putalpha(alpha.point(lambda a: a * 3 // 4))
+    if len(_SHADOWS) > 512:
+        _SHADOWS.clear()
+    _SHADOWS[key] = (sprite, shadow)
     return shadow
 
 
@@ -98,7 +108,8 @@ class Canvas:
             return
         if inside != box:
             sprite = sprite.crop((inside[0] - x, inside[1] - y, inside[2] - x, inside[3] - y))
-        self.image.paste(sprite, (inside[0], inside[1]), sprite)
+        mask = sprite if sprite.mode in ("RGBA", "LA", "L") else None
+        self.image.paste(sprite, (inside[0], inside[1]), mask)
 
 
 class Painter:
@@ -201,7 +212,7 @@ class Painter:
             inner = bottom - vtop - pt - pb
             top = vtop + pt + max(0, (inner - sprite.height) // 2)
         if view.elevation and view.bg is None:
-            canvas.paste(_shadow(id(sprite), sprite, max(1, canvas.px(1.5))), x, top + canvas.px(1), clip)
+            canvas.paste(_shadow(sprite, max(1, canvas.px(1.5))), x, top + canvas.px(1), clip)
         canvas.paste(sprite, x, top, clip)
 
     def _wallpaper(self, size: tuple[int, int]) -> Image.Image:

@@ -1,0 +1,52 @@
+"""Helpers that drive a device the way an agent or a detector does: XML in, taps out."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from lxml import etree
+
+from bmoca.device import connect
+
+
+def nodes(xml: str, **attrs: str) -> list[etree._Element]:
+    """Nodes whose attributes equal the given ones (resource_id -> resource-id)."""
+    root = etree.fromstring(xml.encode("utf-8"))
+    wanted = {k.replace("_", "-"): v for k, v in attrs.items()}
+    return [n for n in root.iter("node") if all(n.get(k) == v for k, v in wanted.items())]
+
+
+def bounds(node: etree._Element) -> tuple[int, int, int, int]:
+    return tuple(int(v) for v in re.findall(r"-?\d+", node.get("bounds")))
+
+
+def center_of(device, index: int = 0, **attrs: str) -> tuple[int, int]:
+    found = nodes(device.dump_hierarchy(), **attrs)
+    if len(found) <= index:
+        raise LookupError(f"no node {attrs} on screen")
+    left, top, right, bottom = bounds(found[index])
+    return (left + right) // 2, (top + bottom) // 2
+
+
+def tap_on(device, index: int = 0, **attrs: str) -> None:
+    device.tap(*center_of(device, index, **attrs))
+
+
+def row_of(xml: str, title: str) -> etree._Element:
+    """The clickable preference row around a title."""
+    node = nodes(xml, text=title)[0]
+    while node is not None and node.get("clickable") != "true":
+        node = node.getparent()
+    return node
+
+
+def logcat(device, *filters: str) -> str:
+    out, code = device.shell("logcat -d " + " ".join(filters) + (" *:S" if filters else ""))
+    assert code == 0, out
+    return out
+
+
+@pytest.fixture
+def device():
+    return connect("sim")
