@@ -1,0 +1,1 @@
+"""Generated assets of the simulated phone (procedural wallpapers)."""

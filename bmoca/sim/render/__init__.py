@@ -1,0 +1,1 @@
+"""Pixel primitives of the simulated phone: shaped text, Material Symbols, app icons."""

@@ -1,0 +1,750 @@
+"""Shaped, multi-script text sprites for the simulated phone.
+
+Why this exists: Pillow draws with one font per call and has no font fallback, while Android
+labels mix scripts (Latin digits inside Arabic, "Chrome" inside a Japanese label, U+2011 in
+"Wi‑Fi"). This module picks a font per word by cmap coverage, resolves bidi levels across
+font runs, shapes every run with raqm (HarfBuzz + FriBiDi) and caches the finished sprites so a
+full screen costs a few milliseconds.
+
+Fonts (all OFL-1.1, installed from PyPI): Roboto for Latin/Cyrillic locales, Noto Sans for
+Akan-like Latin, Noto Sans Arabic, Noto Sans Devanagari and the Noto Sans CJK collection.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from PIL import Image, ImageColor, ImageDraw, ImageFont, features
+
+Color = tuple[int, int, int] | tuple[int, int, int, int] | str
+"""An RGB or RGBA tuple (0-255), or a CSS-like string such as ``"#1A73E8"``."""
+
+LINE_HEIGHT_EM = (1900 + 500) / 2048
+"""Roboto's hhea ascent + descent: Android's default line box, used for every script."""
+
+ELLIPSIS = "\u2026"
+LABEL_CACHE_SIZE = 4096
+_ALIGNS = ("start", "center", "end")
+_RTL_LANGS = frozenset({"ar", "ur", "fa", "he", "iw", "ps", "sd", "ug", "yi"})
+_NOTO_SANS_LATIN_LANGS = frozenset({"ak", "ee", "tw", "ha", "yo", "ig", "ff", "ln", "bm", "dz"})
+
+
+# --------------------------------------------------------------------------- guards, colours
+
+
+def ensure_complex_text_layout() -> None:
+    """Fail loudly when Pillow lacks raqm: it would silently draw unshaped, LTR Arabic."""
+    if not features.check("raqm"):
+        raise RuntimeError(
+            "Pillow's complex text layout (libraqm) is unavailable, so Arabic/Urdu would be "
+            "drawn unshaped and left-to-right and Devanagari conjuncts would break. Pillow's "
+            "wheel bundles raqm and HarfBuzz but loads the system FriBiDi library "
+            "(libfribidi.so.0) at run time. Fix: install it, e.g. on Debian/Ubuntu "
+            "`apt-get install -y libfribidi0`, then restart Python and check "
+            "`python -c \"from PIL import features; print(features.check('raqm'))\"`."
+        )
+
+
+def to_rgba(color: Color) -> tuple[int, int, int, int]:
+    """Normalise a colour so equal colours share one cache entry."""
+    if isinstance(color, str):
+        color = ImageColor.getrgb(color)
+    if len(color) == 3:
+        r, g, b = color
+        return (int(r), int(g), int(b), 255)
+    if len(color) == 4:
+        r, g, b, a = color
+        return (int(r), int(g), int(b), int(a))
+    raise ValueError(f"colour must be RGB or RGBA, got {color!r}")
+
+
+def colorize(mask: Image.Image, color: Color) -> Image.Image:
+    """Turn an 8-bit coverage mask into a straight-alpha RGBA sprite of one colour.
+
+    Why not draw on RGBA directly: drawing onto a transparent RGBA canvas blends the
+    anti-aliased edges towards transparent black, leaving dark fringes when composited.
+    """
+    r, g, b, a = to_rgba(color)
+    if a != 255:
+        mask = mask.point([v * a // 255 for v in range(256)])
+    out = Image.new("RGBA", mask.size, (r, g, b, 0))
+    out.putalpha(mask)
+    return out
+
+
+# --------------------------------------------------------------------------- fonts and locales
+
+
+@dataclass(frozen=True)
+class FontFace:
+    """One face of one font file, with how to place it in Roboto's line box."""
+
+    key: str
+    path: str
+    index: int
+    baseline_em: float  # baseline distance from the line top, in em of size_px
+    language: str | None  # OpenType language used for runs of this face in other locales
+    scale: float = 1.0  # glyph size relative to size_px
+
+
+@cache
+def font_face(key: str) -> FontFace:
+    """Resolve a face key ("roboto", "arabic", "cjk-ja", ...) to its installed file."""
+    if key.startswith("cjk-"):
+        import noto_cjk_sans_otc
+
+        index, lang = {
+            "cjk-ja": (0, "ja"),
+            "cjk-ko": (1, "ko"),
+            "cjk-sc": (2, "zh-Hans"),
+            "cjk-tc": (3, "zh-Hant"),
+            "cjk-hk": (4, "zh-HK"),
+        }[key]
+        return FontFace(key, str(noto_cjk_sans_otc.FONT_PATH), index, 0.90, lang)
+    import fontpkg
+
+    # Arabic and Devanagari ink spans more than Roboto's 1.17 em line box. Android ships
+    # vertically compact "UI" builds of these fonts for that reason; we approximate them by
+    # drawing slightly smaller and centring the ink, so hamzas and descenders are not clipped.
+    family, baseline, lang, scale = {
+        "roboto": ("Roboto", 1900 / 2048, None, 1.0),
+        "notosans": ("Noto Sans", 0.90, None, 1.0),
+        "arabic": ("Noto Sans Arabic", 0.83, "ar", 0.90),
+        "devanagari": ("Noto Sans Devanagari", 0.89, "hi", 0.96),
+    }[key]
+    return FontFace(key, str(fontpkg.path(family)), 0, baseline, lang, scale)
+
+
+@cache
+def font_cmap(key: str) -> frozenset[int]:
+    """Code points a face maps (fontTools getBestCmap), computed once per face."""
+    from fontTools.ttLib import TTFont
+
+    face = font_face(key)
+    with TTFont(face.path, fontNumber=face.index, lazy=True) as tt:
+        return frozenset(tt.getBestCmap())
+
+
+@lru_cache(maxsize=512)
+def load_font(key: str, size_px: int, weight: int = 400) -> ImageFont.FreeTypeFont:
+    """A FreeType font at a size and weight; variable fonts get their `wght` axis set."""
+    face = font_face(key)
+    size = size_px * face.scale if face.scale != 1.0 else size_px
+    font = ImageFont.truetype(face.path, size, index=face.index)
+    try:
+        axes = font.get_variation_axes()
+    except OSError:  # not a variable font (the CJK collection is Regular only)
+        return font
+    values = []
+    for axis in axes:
+        name = axis["name"].decode() if isinstance(axis["name"], bytes) else str(axis["name"])
+        if name.lower() in ("weight", "wght"):
+            values.append(max(axis["minimum"], min(axis["maximum"], weight)))
+        else:
+            values.append(axis["default"])
+    font.set_variation_by_axes(values)
+    return font
+
+
+@cache
+def _is_variable(key: str) -> bool:
+    try:
+        load_font(key, 16).get_variation_axes()
+    except OSError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class LocaleInfo:
+    """What text rendering needs to know about a locale."""
+
+    tag: str  # normalised BCP-47, e.g. "zh-Hans-CN"
+    language: str  # OpenType/raqm language, e.g. "ar", "zh-Hans"
+    rtl: bool
+    chain: tuple[str, ...]  # face keys, primary first
+
+
+@lru_cache(maxsize=256)
+def normalize_locale(locale: str) -> str:
+    """`zh-hans-CN`, `zh_Hans_CN`, `ur_PK` → canonical `zh-Hans-CN`, `ur-PK`."""
+    parts = [p for p in re.split(r"[-_]", locale.strip()) if p]
+    if not parts:
+        return "en-US"
+    out = [parts[0].lower()]
+    for part in parts[1:]:
+        if len(part) == 4 and part.isalpha():
+            out.append(part.title())
+        elif (len(part) == 2 and part.isalpha()) or (len(part) == 3 and part.isdigit()):
+            out.append(part.upper())
+        else:
+            out.append(part.lower())
+    return "-".join(out)
+
+
+@lru_cache(maxsize=256)
+def locale_info(locale: str) -> LocaleInfo:
+    """Primary font and fallback chain for a locale.
+
+    The chain is: the locale's font, then Noto Sans and Roboto (so Latin words the primary
+    font lacks stay in a Latin design), then the script fonts (Arabic, Devanagari, CJK) for
+    characters no Latin font covers.
+    """
+    tag = normalize_locale(locale)
+    parts = tag.split("-")
+    lang = parts[0]
+    script = next((p for p in parts[1:] if len(p) == 4), "")
+    region = next((p for p in parts[1:] if len(p) in (2, 3) and not p.islower()), "")
+    language = lang
+    if lang == "zh":
+        if script == "Hant" or (not script and region in ("TW", "HK", "MO")):
+            cjk = "cjk-hk" if region in ("HK", "MO") else "cjk-tc"
+            language = "zh-Hant"
+        else:
+            cjk = "cjk-sc"
+            language = "zh-Hans"
+        primary = cjk
+    elif lang == "ja":
+        primary = cjk = "cjk-ja"
+    elif lang == "ko":
+        primary = cjk = "cjk-ko"
+    else:
+        cjk = "cjk-sc"
+        if lang in ("ar", "ur", "fa", "ps", "sd", "ug"):
+            primary = "arabic"
+        elif lang in ("hi", "mr", "ne", "sa"):
+            primary = "devanagari"
+        elif lang in _NOTO_SANS_LATIN_LANGS:
+            primary = "notosans"
+        else:
+            primary = "roboto"
+    chain: list[str] = []
+    for key in (primary, "notosans", "roboto", "arabic", "devanagari", cjk):
+        if key not in chain:
+            chain.append(key)
+    return LocaleInfo(tag, language, lang in _RTL_LANGS, tuple(chain))
+
+
+def is_rtl(locale: str) -> bool:
+    """Whether the locale lays out right-to-left (mirrored screens, right-aligned text)."""
+    return locale_info(locale).rtl
+
+
+def line_height(size_px: int) -> int:
+    """Line box height for a font size: Roboto's 1.17 em for every script, so layouts stay put."""
+    return max(1, round(size_px * LINE_HEIGHT_EM))
+
+
+# --------------------------------------------------------------------------- unicode helpers
+
+
+def _ignorable(ch: str) -> bool:
+    """Format controls and variation selectors: never decide the font of a word."""
+    cat = unicodedata.category(ch)
+    return cat == "Cf" or "\ufe00" <= ch <= "\ufe0f"
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "M"
+
+
+def cluster_boundaries(text: str) -> list[int]:
+    """Offsets (1..len) where a string may be cut without splitting a shaped cluster."""
+    out = []
+    n = len(text)
+    for i in range(1, n + 1):
+        if i < n:
+            cur, prev = text[i], text[i - 1]
+            if (
+                _is_mark(cur)
+                or cur in "\u200c\u200d"
+                or "\ufe00" <= cur <= "\ufe0f"
+                or prev == "\u200d"
+                or unicodedata.combining(prev) == 9  # virama: next consonant joins a conjunct
+                or "\udc00" <= cur <= "\udfff"
+            ):
+                continue
+        out.append(i)
+    return out
+
+
+def _is_cjk_breakable(ch: str) -> bool:
+    """Ideographs, kana and Hangul syllables: a line may break before or after them."""
+    cp = ord(ch)
+    return (
+        0x2E80 <= cp <= 0x9FFF
+        or 0xAC00 <= cp <= 0xD7AF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0xFF00 <= cp <= 0xFFEF
+        or 0x20000 <= cp <= 0x3FFFF
+    )
+
+
+_NO_LINE_START = set(
+    "、。，．,.!?！？:;：；)]}）」』】〕〉》〙〗〟’”ー々ゝゞぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ・…%％"
+)
+_NO_LINE_END = set("([{（「『【〔〈《〘〖〝‘“")
+
+
+def line_break_positions(text: str) -> list[int]:
+    """Offsets where a new line may start: after spaces, and around CJK characters."""
+    out = []
+    for i in range(1, len(text)):
+        prev, cur = text[i - 1], text[i]
+        if cur.isspace():
+            continue
+        if prev.isspace() or prev == "\u200b":
+            out.append(i)
+        elif (
+            (_is_cjk_breakable(prev) or _is_cjk_breakable(cur))
+            and cur not in _NO_LINE_START
+            and prev not in _NO_LINE_END
+            and not _is_mark(cur)
+        ):
+            out.append(i)
+    return out
+
+
+# --------------------------------------------------------------------------- bidi
+
+_EXPLICIT = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+_NEUTRAL = frozenset({"B", "S", "WS", "ON", "BN"})
+
+
+def bidi_levels(text: str, base_level: int) -> list[int]:
+    """Resolved embedding level per character (UBA rules W1-W7, N1-N2, I1-I2, L1).
+
+    Explicit embeddings/isolates are treated as neutrals; UI strings rarely carry them.
+    Only needed when a line mixes fonts: single-font lines go to raqm whole.
+    """
+    n = len(text)
+    orig = [unicodedata.bidirectional(c) or "L" for c in text]
+    types = ["BN" if t in _EXPLICIT else t for t in orig]
+    sos = "R" if base_level % 2 else "L"
+    prev = sos
+    for i, t in enumerate(types):  # W1
+        if t == "NSM":
+            types[i] = prev
+        elif t != "BN":
+            prev = t
+    last = sos
+    for i, t in enumerate(types):  # W2
+        if t in ("L", "R", "AL"):
+            last = t
+        elif t == "EN" and last == "AL":
+            types[i] = "AN"
+    types = ["R" if t == "AL" else t for t in types]  # W3
+    for i in range(1, n - 1):  # W4
+        t, a, b = types[i], types[i - 1], types[i + 1]
+        if t == "ES" and a == b == "EN":
+            types[i] = "EN"
+        elif t == "CS" and a == b and a in ("EN", "AN"):
+            types[i] = a
+    i = 0
+    while i < n:  # W5
+        if types[i] == "ET":
+            j = i
+            while j < n and types[j] == "ET":
+                j += 1
+            if (i > 0 and types[i - 1] == "EN") or (j < n and types[j] == "EN"):
+                types[i:j] = ["EN"] * (j - i)
+            i = j
+        else:
+            i += 1
+    types = ["ON" if t in ("ES", "ET", "CS") else t for t in types]  # W6
+    last = sos
+    for i, t in enumerate(types):  # W7
+        if t in ("L", "R"):
+            last = t
+        elif t == "EN" and last == "L":
+            types[i] = "L"
+
+    def strong(t: str) -> str:
+        return "L" if t == "L" else "R"
+
+    i = 0
+    while i < n:  # N1, N2
+        if types[i] in _NEUTRAL:
+            j = i
+            while j < n and types[j] in _NEUTRAL:
+                j += 1
+            before = sos if i == 0 else strong(types[i - 1])
+            after = sos if j == n else strong(types[j])
+            types[i:j] = [before if before == after else sos] * (j - i)
+            i = j
+        else:
+            i += 1
+    levels = []
+    for t in types:  # I1, I2
+        if base_level % 2 == 0:
+            levels.append(base_level + (1 if t == "R" else 2 if t in ("AN", "EN") else 0))
+        else:
+            levels.append(base_level + (1 if t in ("L", "EN", "AN") else 0))
+    j = n
+    while j > 0 and (orig[j - 1] in ("WS", "S", "B", "BN") or orig[j - 1] in _EXPLICIT):
+        j -= 1
+        levels[j] = base_level  # L1: trailing whitespace takes the paragraph level
+    return levels
+
+
+def visual_order(levels: list[int]) -> list[int]:
+    """Indices in display order (UBA rule L2) for items at the given levels."""
+    order = list(range(len(levels)))
+    odd = [lv for lv in levels if lv % 2]
+    if not odd:
+        return order
+    for lvl in range(max(levels), min(odd) - 1, -1):
+        i = 0
+        while i < len(order):
+            if levels[order[i]] >= lvl:
+                j = i
+                while j < len(order) and levels[order[j]] >= lvl:
+                    j += 1
+                order[i:j] = order[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    return order
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of one line drawn in one call: one face, one direction."""
+
+    text: str
+    face: str
+    rtl: bool
+    language: str
+    x: float  # left edge within the line
+    width: float
+
+
+@dataclass(frozen=True)
+class LineLayout:
+    runs: tuple[Run, ...]
+    width: float
+    baseline_em: float
+
+
+class TextRenderer:
+    """Measures and draws labels with font fallback, bidi and an LRU sprite cache."""
+
+    def __init__(self, label_cache_size: int = LABEL_CACHE_SIZE) -> None:
+        ensure_complex_text_layout()
+        self._lock = threading.RLock()
+        self._layout = lru_cache(maxsize=32768)(self._layout_uncached)
+        self._label = lru_cache(maxsize=label_cache_size)(self._label_uncached)
+        self._covering = lru_cache(maxsize=16384)(self._covering_uncached)
+
+    # ---- public API
+
+    def line_height(self, size_px: int) -> int:
+        return line_height(size_px)
+
+    def measure(
+        self, text: str, size_px: int, weight: int = 400, locale: str = "en-US"
+    ) -> tuple[int, int]:
+        """(advance width, line height) in pixels; hard line breaks give the widest line."""
+        loc = normalize_locale(locale)
+        lines = text.split("\n")
+        width = max(self._layout(line, size_px, weight, loc).width for line in lines)
+        return math.ceil(width - 1e-6), line_height(size_px) * len(lines)
+
+    def label(
+        self,
+        text: str,
+        size_px: int,
+        color: Color,
+        weight: int = 400,
+        locale: str = "en-US",
+        max_width: int | None = None,
+        max_lines: int = 1,
+        align: str = "start",
+    ) -> Image.Image:
+        """A tight RGBA sprite of the text, wrapped to `max_lines` and ellipsized with "…".
+
+        The returned image is shared through the cache: treat it as read-only (`copy()` it
+        before drawing on it).
+        """
+        if align not in _ALIGNS:
+            raise ValueError(f"align must be one of {_ALIGNS}, got {align!r}")
+        if max_lines < 1:
+            raise ValueError(f"max_lines must be >= 1, got {max_lines}")
+        if size_px < 1:
+            raise ValueError(f"size_px must be >= 1, got {size_px}")
+        if max_width is not None:
+            max_width = max(1, int(max_width))
+        return self._label(
+            text,
+            int(size_px),
+            to_rgba(color),
+            int(weight),
+            normalize_locale(locale),
+            max_width,
+            int(max_lines),
+            align,
+        )
+
+    def wrap(
+        self,
+        text: str,
+        size_px: int,
+        weight: int = 400,
+        locale: str = "en-US",
+        max_width: int | None = None,
+        max_lines: int = 1,
+    ) -> list[str]:
+        """The lines `label` would draw (useful for accessibility text and tests)."""
+        return self._wrap(text, size_px, weight, normalize_locale(locale), max_width, max_lines)
+
+    def layout(
+        self, text: str, size_px: int, weight: int = 400, locale: str = "en-US"
+    ) -> LineLayout:
+        """Runs of one line in display order (fonts, directions, x offsets); for debugging."""
+        return self._layout(text, int(size_px), int(weight), normalize_locale(locale))
+
+    def cache_info(self) -> dict[str, object]:
+        return {"label": self._label.cache_info(), "layout": self._layout.cache_info()}
+
+    # ---- font choice
+
+    def _covering_uncached(self, token: str, chain: tuple[str, ...]) -> str | None:
+        for key in chain:
+            cmap = font_cmap(key)
+            if all(ord(c) in cmap or _ignorable(c) for c in token):
+                return key
+        return None
+
+    def _assign_faces(self, text: str, chain: tuple[str, ...]) -> list[str]:
+        """Face per character: a whole word in the first face covering it, else per char."""
+        faces: list[str | None] = [None] * len(text)
+        spaces: list[tuple[int, int]] = []
+        for m in re.finditer(r"\s+|\S+", text):
+            start, end = m.span()
+            token = m.group()
+            if token.isspace():
+                spaces.append((start, end))
+                continue
+            key = self._covering(token, chain)
+            if key is not None:
+                faces[start:end] = [key] * (end - start)
+                continue
+            prev: str | None = None
+            for i in range(start, end):
+                ch = text[i]
+                if prev is not None and (_is_mark(ch) or _ignorable(ch)):
+                    faces[i] = prev
+                    continue
+                prev = self._covering(ch, chain) or chain[0]
+                faces[i] = prev
+        for start, end in spaces:
+            token = text[start:end]
+            candidates = []
+            if start > 0:
+                candidates.append(faces[start - 1])
+            if end < len(text):
+                candidates.append(faces[end])
+            choice = None
+            for key in candidates:
+                if key is not None and self._covering(token, (key,)) is not None:
+                    choice = key
+                    break
+            faces[start:end] = [choice or self._covering(token, chain) or chain[0]] * (end - start)
+        return [f or chain[0] for f in faces]
+
+    # ---- layout
+
+    def _layout_uncached(self, text: str, size_px: int, weight: int, loc: str) -> LineLayout:
+        info = locale_info(loc)
+        base_em = font_face(info.chain[0]).baseline_em
+        if not text:
+            return LineLayout((), 0.0, base_em)
+        faces = self._assign_faces(text, info.chain)
+        if all(f == faces[0] for f in faces):
+            face = faces[0]
+            lang = self._run_language(face, info)
+            width = self._length(text, face, size_px, weight, info.rtl, lang)
+            return LineLayout((Run(text, face, info.rtl, lang, 0.0, width),), width, base_em)
+        levels = bidi_levels(text, 1 if info.rtl else 0)
+        pieces: list[tuple[str, str, int]] = []
+        start = 0
+        for i in range(1, len(text) + 1):
+            if i == len(text) or faces[i] != faces[start] or levels[i] != levels[start]:
+                pieces.append((text[start:i], faces[start], levels[start]))
+                start = i
+        runs = []
+        x = 0.0
+        for idx in visual_order([p[2] for p in pieces]):
+            chunk, face, level = pieces[idx]
+            rtl = level % 2 == 1
+            lang = self._run_language(face, info)
+            width = self._length(chunk, face, size_px, weight, rtl, lang)
+            runs.append(Run(chunk, face, rtl, lang, x, width))
+            x += width
+        return LineLayout(tuple(runs), x, base_em)
+
+    @staticmethod
+    def _run_language(face: str, info: LocaleInfo) -> str:
+        if face == info.chain[0]:
+            return info.language
+        lang = font_face(face).language
+        return lang or info.language
+
+    def _length(
+        self, text: str, face: str, size_px: int, weight: int, rtl: bool, lang: str
+    ) -> float:
+        font = load_font(face, size_px, weight)
+        with self._lock:
+            return font.getlength(text, direction="rtl" if rtl else "ltr", language=lang)
+
+    # ---- wrapping
+
+    def _width(self, text: str, size_px: int, weight: int, loc: str) -> float:
+        return self._layout(text, size_px, weight, loc).width
+
+    def _wrap(
+        self,
+        text: str,
+        size_px: int,
+        weight: int,
+        loc: str,
+        max_width: int | None,
+        max_lines: int,
+    ) -> list[str]:
+        paragraphs = text.split("\n")
+        lines: list[str] = []
+        for p_index, para in enumerate(paragraphs):
+            rest = para
+            while True:
+                more_after = p_index < len(paragraphs) - 1
+                if len(lines) == max_lines - 1:
+                    lines.append(self._ellipsize(rest, size_px, weight, loc, max_width, more_after))
+                    return lines
+                if max_width is None or self._width(rest, size_px, weight, loc) <= max_width:
+                    lines.append(rest)
+                    break
+                head, rest = self._break_line(rest, size_px, weight, loc, max_width)
+                lines.append(head)
+        return lines
+
+    def _break_line(
+        self, text: str, size_px: int, weight: int, loc: str, max_width: int
+    ) -> tuple[str, str]:
+        """Longest head that fits, cut at a word (or CJK) break, else inside the word."""
+
+        def fits(end: int) -> bool:
+            return self._width(text[:end].rstrip(), size_px, weight, loc) <= max_width
+
+        best = self._last_fitting(line_break_positions(text), fits)
+        if best is None:
+            best = self._last_fitting(cluster_boundaries(text), fits)
+            if best is None:  # not even one cluster fits: still make progress
+                bounds = cluster_boundaries(text)
+                best = bounds[0] if bounds else len(text)
+        return text[:best].rstrip(), text[best:].lstrip()
+
+    def _ellipsize(
+        self, text: str, size_px: int, weight: int, loc: str, max_width: int | None, force: bool
+    ) -> str:
+        """Fit the last line; cut at a character boundary and end it with "…" if needed."""
+        if max_width is None:
+            return text.rstrip() + ELLIPSIS if force else text
+        if not force and self._width(text, size_px, weight, loc) <= max_width:
+            return text
+
+        def fits(end: int) -> bool:
+            cand = text[:end].rstrip() + ELLIPSIS
+            return self._width(cand, size_px, weight, loc) <= max_width
+
+        bounds = [b for b in cluster_boundaries(text) if b < len(text) or force]
+        best = self._last_fitting(bounds, fits)
+        return (text[:best].rstrip() if best else "") + ELLIPSIS
+
+    @staticmethod
+    def _last_fitting(positions: list[int], fits: Callable[[int], bool]) -> int | None:
+        """Binary search for the last position whose prefix fits (widths grow with length)."""
+        lo, hi, best = 0, len(positions) - 1, None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            if fits(positions[mid]):
+                best = positions[mid]
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        return best
+
+    # ---- drawing
+
+    def _label_uncached(
+        self,
+        text: str,
+        size_px: int,
+        rgba: tuple[int, int, int, int],
+        weight: int,
+        loc: str,
+        max_width: int | None,
+        max_lines: int,
+        align: str,
+    ) -> Image.Image:
+        lines = self._wrap(text, size_px, weight, loc, max_width, max_lines)
+        layouts = [self._layout(line, size_px, weight, loc) for line in lines]
+        widths = [math.ceil(lay.width - 1e-6) for lay in layouts]
+        width = max(widths) if widths else 0
+        if max_width is not None:
+            width = min(width, max_width)
+        width = max(1, width)
+        lh = line_height(size_px)
+        mask = Image.new("L", (width, lh * len(layouts)), 0)
+        draw = ImageDraw.Draw(mask)
+        rtl = locale_info(loc).rtl
+        for row, (lay, w) in enumerate(zip(layouts, widths, strict=True)):
+            if align == "center":
+                x0 = (width - w) // 2
+            elif (align == "start") != rtl:  # start in LTR, or end in RTL
+                x0 = 0
+            else:
+                x0 = width - w
+            baseline = row * lh + min(lh - 1, round(size_px * lay.baseline_em))
+            for run in lay.runs:
+                if not run.text.strip():
+                    continue
+                font = load_font(run.face, size_px, weight)
+                stroke = 0
+                if weight >= 600 and not _is_variable(run.face):
+                    stroke = max(1, round(size_px / 40))  # faux bold for the Regular-only CJK
+                with self._lock:
+                    draw.text(
+                        (x0 + run.x, baseline),
+                        run.text,
+                        fill=255,
+                        font=font,
+                        anchor="ls",
+                        direction="rtl" if run.rtl else "ltr",
+                        language=run.language,
+                        stroke_width=stroke,
+                        stroke_fill=255,
+                    )
+        return colorize(mask, rgba)
+
+
+_renderer: TextRenderer | None = None
+_renderer_lock = threading.Lock()
+
+
+def get_text_renderer() -> TextRenderer:
+    """The process-wide renderer (fonts and sprite caches are shared)."""
+    global _renderer
+    if _renderer is None:
+        with _renderer_lock:
+            if _renderer is None:
+                _renderer = TextRenderer()
+    return _renderer
