@@ -48,6 +48,18 @@ def dump(root: View, package: str, rotation: int = 0) -> str:
     return "".join(out)
 
 
+def _dumped_children(view: View) -> list[View]:
+    """Children as the accessibility tree has them: layout-only wrappers (no class) are
+    transparent, their children count as the parent's."""
+    out: list[View] = []
+    for child in view.children:
+        if child.cls:
+            out.append(child)
+        elif child.visible:
+            out.extend(_dumped_children(child))
+    return out
+
+
 def _node(view: View, index: int, package: str, out: list[str]) -> None:
     left, top, right, bottom = view.clip
     naf = 'NAF="true" ' if _is_naf(view) else ""
@@ -61,8 +73,8 @@ def _node(view: View, index: int, package: str, out: list[str]) -> None:
         f'long-clickable="{_bool(view.long_clickable)}" password="{_bool(view.password)}" '
         f'selected="{_bool(view.selected)}" bounds="[{left},{top}][{right},{bottom}]"'
     )
-    shown = [(i, c) for i, c in enumerate(view.children)
-             if c.visible and c.cls and c.clip[2] > c.clip[0] and c.clip[3] > c.clip[1]]
+    shown = [(i, c) for i, c in enumerate(_dumped_children(view))
+             if c.visible and c.clip[2] > c.clip[0] and c.clip[3] > c.clip[1]]
     if not shown:
         out.append(" />")
         return
