@@ -81,8 +81,7 @@ def navigation_bar(ctx: Context) -> View:
         button("recent_apps", "stop", "systemui.overview", overview),
         spacer(weight=0.5),
         cls="android.widget.FrameLayout", id=_id("navigation_bar_frame"), height=MATCH, bg=bg,
-        mirror=False,
-    )
+    )  # mirrored in right-to-left locales (Back on the right), as Android 10 does
 
 
 def _over_wallpaper(ctx: Context) -> bool:
