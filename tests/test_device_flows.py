@@ -75,6 +75,14 @@ def test_navigation_bar_buttons_work_by_tapping(device):
     assert nodes(device.dump_hierarchy(), resource_id="com.google.android.apps.nexuslauncher:id/workspace")
 
 
+def test_launcher_resumes_an_existing_task_where_it_was(device):
+    open_settings(device)
+    open_page(device, "Display")
+    device.press("HOME")
+    tap_on(device, text="Settings")
+    assert nodes(device.dump_hierarchy(), text="Dark theme")
+
+
 def test_back_and_home_keys(device):
     open_settings(device)
     open_page(device, "Display")
@@ -292,14 +300,14 @@ def test_settings_pages_log_what_tasks_look_for(device):
     assert ("Could not find Context-only controller for pref: "
             "com.android.settings.bluetooth.BluetoothDeviceRenamePreferenceController"
             in logcat(device, "PrefCtrlListHelper:D"))
-    device.press("HOME")
-    open_settings(device)
+    for _ in range(3):  # the task keeps its pages: back out to the homepage
+        device.press("BACK")
     open_page(device, "Apps & notifications")
     tap_on(device, resource_id="com.android.settings:id/see_all")
     assert ("Switching to fragment com.android.settings.applications.manageapplications."
             "ManageApplications" in logcat(device, "SettingsActivity:D"))
-    device.press("HOME")
-    open_settings(device)
+    for _ in range(2):
+        device.press("BACK")
     width, height = device.screen_size()
     device.swipe(width // 2, int(height * 0.8), width // 2, int(height * 0.2), 300)
     open_page(device, "System")

@@ -135,14 +135,14 @@ class SimDevice(Device):
             inside = left <= x < right and top <= y < bottom
             if window.kind == "nav_bar":
                 if inside:
-                    self._nav_button(window, x, y)
+                    self._nearest_button(window, x, y)
                     return
             elif window.kind == "status_bar":
                 if inside:
                     return
             elif window.kind == "ime":
-                if inside:
-                    self._hit(window.root, x, y, long)
+                if inside:  # keyboards resolve a touch between keys to the nearest key
+                    self._nearest_button(window, x, y)
                     return
             elif window.kind == "dialog":
                 if not inside:
@@ -171,12 +171,12 @@ class SimDevice(Device):
             fx, fy = _fraction(target, x, y)
             target.on_drag(fx, fy, True)
 
-    def _nav_button(self, window, x: int, y: int) -> None:
-        """NearestTouchFrame: a touch anywhere in the bar goes to the nearest button."""
+    def _nearest_button(self, window, x: int, y: int) -> None:
+        """NearestTouchFrame: a touch anywhere in the window goes to the nearest button."""
         buttons = [v for v in window.root.walk() if v.on_click is not None]
         if not buttons:
             return
-        nearest = min(buttons, key=lambda v: abs(v.center[0] - x) + abs(v.center[1] - y))
+        nearest = min(buttons, key=lambda v: _box_distance(v.clip, x, y))
         nearest.on_click()
 
     def _dispatch_swipe(self, swipe: Swipe) -> None:
@@ -366,6 +366,14 @@ def hit_test(root: View, x: int, y: int, want=None) -> View | None:
 
     visit(root)
     return found
+
+
+def _box_distance(box, x: int, y: int) -> int:
+    """Distance from a point to a box (0 inside)."""
+    left, top, right, bottom = box
+    dx = max(left - x, 0, x - (right - 1))
+    dy = max(top - y, 0, y - (bottom - 1))
+    return dx * dx + dy * dy
 
 
 def _fraction(view: View, x: int, y: int) -> tuple[float, float]:

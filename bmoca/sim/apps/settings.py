@@ -591,7 +591,7 @@ class SearchActivity(Activity):
                     continue
                 seen.add(title)
                 where = ctx.t("settings.title") if page_id == "top" else ctx.t(f"settings.{page_id}")
-                target = pref.opens if page_id == "top" else page_id
+                target = pref.opens or (None if page_id == "top" else page_id)
                 results.append(pref_row(ctx, title, where, "settings", on_click=(
                     lambda t=target: open_page(ctx, t)) if target else None))
         if q and not results:

@@ -63,8 +63,10 @@ def _dumped_children(view: View) -> list[View]:
 def _node(view: View, index: int, package: str, out: list[str]) -> None:
     left, top, right, bottom = view.clip
     naf = 'NAF="true" ' if _is_naf(view) else ""
+    # TextView.getTextForAccessibility: an empty field reports its hint
+    shown = view.text or (view.hint if view.on_text is not None else "")
     out.append(
-        f'<node {naf}index="{index}" text="{_attr(view.text)}" '
+        f'<node {naf}index="{index}" text="{_attr(shown)}" '
         f'resource-id="{view.id}" class="{view.cls}" package="{view.package or package}" '
         f'content-desc="{_attr(view.desc)}" checkable="{_bool(view.checkable)}" '
         f'checked="{_bool(view.checked)}" clickable="{_bool(view.clickable)}" '
