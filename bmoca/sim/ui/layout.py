@@ -55,7 +55,7 @@ class Layout:
 
     def px(self, dp: float) -> int:
         """Android's getDimensionPixelSize: round half up, at least 1 for positive sizes."""
-        if dp == 0:
+        if not dp:
             return 0
         value = int(dp * self.scale + 0.5)
         return value if value else (1 if dp > 0 else -1)
@@ -67,6 +67,8 @@ class Layout:
     def run(self, root: View, box: Box, scroll: ScrollState) -> None:
         left, top, right, bottom = box
         self._scroll = scroll
+        self._sizes: dict[tuple[int, int, int], tuple[int, int]] = {}
+        self._height_deps: dict[int, bool] = {}
         self._place(root, left, top, right - left, bottom - top, box)
 
     # -- measuring --------------------------------------------------------------------
@@ -114,7 +116,29 @@ class Layout:
         return w + pl + pr, h + pt + pb
 
     def _size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
-        """Border-box size of a view given the space its parent offers (margins excluded)."""
+        """Border-box size of a view given the space its parent offers (margins excluded).
+
+        Memoised per layout run: WRAP parents measure their children, then place them."""
+        key = (id(view), avail_w, avail_h if self._uses_height(view) else -1)
+        size = self._sizes.get(key)
+        if size is None:
+            size = self._sizes[key] = self._measure(view, avail_w, avail_h)
+        return size
+
+    def _uses_height(self, view: View) -> bool:
+        """Whether a view's size depends on the height its parent offers."""
+        found = self._height_deps.get(id(view))
+        if found is None:
+            if view.height == MATCH or view.weight:
+                found = True
+            elif view.height >= 0:
+                found = False
+            else:
+                found = any(self._uses_height(c) for c in view.children if c.visible)
+            self._height_deps[id(view)] = found
+        return found
+
+    def _measure(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
         ml, mt, mr, mb = view.margin
         avail_w -= self.px(ml) + self.px(mr)
         avail_h -= self.px(mt) + self.px(mb)
@@ -151,7 +175,10 @@ class Layout:
         cl, ct, cr, cb = clip
         vis = (max(x, cl), max(y, ct), min(x + w, cr), min(y + h, cb))
         if vis[2] <= vis[0] or vis[3] <= vis[1]:
-            vis = (vis[0], vis[1], vis[0], vis[1])
+            # entirely off screen: neither dumped, drawn nor touchable, so its subtree
+            # is not placed (as a RecyclerView does not bind off-screen rows)
+            view.clip = (vis[0], vis[1], vis[0], vis[1])
+            return
         view.clip = vis
         if not view.children:
             return
