@@ -84,15 +84,28 @@ class Canvas:
     def rect(self, box: Box, color, clip: Box) -> None:
         box = self._clip(box, clip)
         if box:
-            self.draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=color)
+            self._fill(box, color)
+
+    def _fill(self, box: Box, color) -> None:
+        """Opaque fills are a memset; translucent ones blend the region in C."""
+        alpha = color[3] if len(color) == 4 else 255
+        if alpha >= 255:
+            self.image.paste(tuple(color[:3]), box)
+        elif alpha > 0:
+            region = self.image.crop(box)
+            overlay = Image.new("RGB", region.size, tuple(color[:3]))
+            self.image.paste(Image.blend(region, overlay, alpha / 255), box)
 
     def round_rect(self, box: Box, radius: int, color, clip: Box, outline=None) -> None:
         inside = self._clip(box, clip)
         if not inside:
             return
         if inside != tuple(box) or radius <= 0:
-            self.draw.rectangle((inside[0], inside[1], inside[2] - 1, inside[3] - 1), fill=color,
-                                outline=outline)
+            if outline is None:
+                self._fill(inside, color)
+            else:
+                self.draw.rectangle((inside[0], inside[1], inside[2] - 1, inside[3] - 1),
+                                    fill=color, outline=outline)
             return
         self.draw.rounded_rectangle((box[0], box[1], box[2] - 1, box[3] - 1), radius, fill=color,
                                     outline=outline)
