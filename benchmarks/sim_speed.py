@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 import gc
-import resource
 import statistics
 import time
+import tracemalloc
 
 from bmoca import configs
 from bmoca.device import connect
@@ -41,7 +41,9 @@ def scripted_steps(device, n: int, observe) -> float:
     return n / elapsed
 
 
-def rss_mb() -> float:
+def resource_mb() -> float:
+    import resource
+
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -75,13 +77,15 @@ def main() -> None:
     snapshot_kb = len(device.snapshot_bytes()) / 1024
 
     gc.collect()
-    before = rss_mb()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
     extra = [connect("sim", config) for _ in range(5)]
     for d in extra:
         d.dump_hierarchy()
         d.screenshot()
     gc.collect()
-    per_device = (rss_mb() - before) / len(extra)
+    per_device = (tracemalloc.get_traced_memory()[0] - before) / len(extra) / 2**20
+    tracemalloc.stop()
 
     w, h = device.screen_size()
     rows = [
@@ -92,7 +96,8 @@ def main() -> None:
         ("snapshot save (median)", f"{statistics.median(saves) * 1000:.2f} ms"),
         ("snapshot load (median)", f"{statistics.median(loads) * 1000:.2f} ms"),
         ("snapshot size", f"{snapshot_kb:,.0f} KiB"),
-        ("memory per extra device (max RSS growth)", f"{per_device:.1f} MB"),
+        ("memory per extra device (Python heap)", f"{per_device:.1f} MB"),
+        ("process max RSS", f"{resource_mb():.0f} MB"),
     ]
     width = max(len(r[0]) for r in rows)
     print(f"bmoca simulator speed ({args.config}, {args.steps} steps)")
