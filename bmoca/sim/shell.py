@@ -2792,12 +2792,8 @@ class Shell:
                 return 1
             on = rest[0] == "enable"
             if sub == "wifi":
-                # WifiServiceImpl logs the caller; `svc` calls as com.android.shell with the
-                # shell's uid (0 under su), which SystemServer.set_wifi cannot express.
-                self._log_system("I", "WifiService",
-                                 f"setWifiEnabled package={SHELL_PACKAGE} uid={self.uid} "
-                                 f"enable={'true' if on else 'false'}")
-                self.system.put_setting("global", "wifi_on", "1" if on else "0")
+                # WifiServiceImpl logs the caller: com.android.shell, uid 2000 (0 under su)
+                self.system.set_wifi(on, caller=SHELL_PACKAGE, caller_uid=self.uid)
             else:
                 self.system.put_setting("global", "mobile_data", "1" if on else "0")
             return 0
@@ -3074,7 +3070,7 @@ class Shell:
         known = {id(r) for t in [am.state.home, *am.state.recents] if t for r in t.records}
         processes = set(am.state.processes)
         serial = self.system.state.logs.serial
-        if not am.start_activity(launch, caller=SHELL_PACKAGE):
+        if not am.start_activity(launch, caller=SHELL_PACKAGE, caller_uid=self.uid):
             if intent.component is not None:
                 package, cls = intent.component
                 note(f"Error type 3\nError: Activity class {{{package}/{cls}}} does not exist.\n")
@@ -3226,7 +3222,8 @@ class Shell:
         for package in packages:
             cls = self._launcher_activity(package)
             if cls is not None:
-                self.system.am.start_activity(Intent.launcher(package, cls), caller=SHELL_PACKAGE)
+                self.system.am.start_activity(Intent.launcher(package, cls), caller=SHELL_PACKAGE,
+                                              caller_uid=self.uid)
                 break
         else:
             io.err("** No activities found to run, monkey aborted.\n")

@@ -42,6 +42,7 @@ class AudioState:
 
     def set(self, stream: int, level: int) -> list[int]:
         """Clamp and set; returns the streams whose level changed (aliases included)."""
+        stream = ALIASES.get(stream, stream)
         spec = STREAMS[stream]
         level = max(spec.min, min(spec.max, level))
         changed = []

@@ -26,8 +26,8 @@ class VirtualClock:
 
 
 def toybox_date_string(moment: dt.datetime) -> str:
-    """`date` output: `Wed Jan 17 10:00:00 GMT 2024`."""
-    return moment.strftime("%a %b %d %H:%M:%S GMT %Y")
+    """`date` output: `Wed Jan 17 10:00:00 GMT 2024`, the day space-padded (`Jan  1`)."""
+    return moment.strftime("%a %b ") + f"{moment.day:>2}" + moment.strftime(" %H:%M:%S GMT %Y")
 
 
 def parse_toybox_set(arg: str, now: dt.datetime) -> dt.datetime:

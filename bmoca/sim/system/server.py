@@ -61,6 +61,10 @@ class SystemState:
     locale: str = "en-US"
     """The locale the framework runs in (persist.sys.locale as of the last restart)."""
     brightness_dialog: bool = False
+    brightness_reason: str = "manual"
+    """DisplayPowerController's last brightness reason ('manual' / 'temporary')."""
+    wifi_before_airplane: bool = False
+    """Wi-Fi was on when airplane mode went on, so it comes back when it goes off."""
     boot_count: int = 0
 
 
@@ -146,8 +150,9 @@ class SystemServer:
             self.log_system("V", "SettingsProvider", f"Notifying for 0: {uri(namespace, key)}")
 
     # -- connectivity ---------------------------------------------------------------
-    def set_wifi(self, enabled: bool, caller: str) -> None:
-        uid = self.apps[caller].uid if caller in self.apps else 1000
+    def set_wifi(self, enabled: bool, caller: str, caller_uid: int | None = None) -> None:
+        uid = caller_uid if caller_uid is not None else (
+            self.apps[caller].uid if caller in self.apps else 1000)
         self.log_system("I", "WifiService",
                         f"setWifiEnabled package={caller} uid={uid} enable={'true' if enabled else 'false'}")
         self.put_setting("global", "wifi_on", "1" if enabled else "0")
@@ -160,8 +165,9 @@ class SystemServer:
                  f"Turning radio {'off' if enabled else 'on'} - airplane")
         if enabled and self.state.settings.get("global", "wifi_on") == "1":
             self.state.settings.put("global", "wifi_on", "0")
-            self.state.props["_wifi_before_airplane"] = "1"
-        elif not enabled and self.state.props.pop("_wifi_before_airplane", None) == "1":
+            self.state.wifi_before_airplane = True
+        elif not enabled and self.state.wifi_before_airplane:
+            self.state.wifi_before_airplane = False
             self.state.settings.put("global", "wifi_on", "1")
 
     @property
@@ -185,13 +191,13 @@ class SystemServer:
     def set_brightness(self, value: int, final: bool) -> None:
         """A slider drag sets a temporary brightness; lifting writes the setting."""
         value = max(0, min(255, value))
-        previous = self.state.props.get("_brightness_reason", "manual")
+        previous = self.state.brightness_reason
         reason = "manual" if final else "temporary"
         if reason != previous:
             self.log_system("V", "DisplayPowerController",
                             f"Brightness [{value}] reason changing to: '{reason}', "
                             f"previous reason: '{previous}'.")
-            self.state.props["_brightness_reason"] = reason
+            self.state.brightness_reason = reason
         if final:
             self.put_setting("system", "screen_brightness", str(value))
 
@@ -270,10 +276,11 @@ class ActivityManager:
         self.state.foreground = self.state.home
         self._create(record)
 
-    def start_activity(self, intent: Intent, caller: str) -> bool:
+    def start_activity(self, intent: Intent, caller: str, caller_uid: int | None = None) -> bool:
         """Resolve and start; False (with Android's warning line) if nothing handles it."""
         target = self.resolve(intent)
-        caller_uid = self.system.apps[caller].uid if caller in self.system.apps else 1000
+        if caller_uid is None:
+            caller_uid = self.system.apps[caller].uid if caller in self.system.apps else 1000
         if target is None:
             self.system.log_system("W", "ActivityTaskManager",
                                    f"Unable to find activity for intent {{{intent.short_string()}}}")
