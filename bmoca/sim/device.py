@@ -33,6 +33,7 @@ class SimDevice(Device):
         self._snapshots: dict[str, bytes] = {}
         self._frame: Frame | None = None
         self._painter = None
+        self._bars: dict = {}
         self.system = SystemServer(SystemState(hardware=self.hardware), installed_apps())
         self.system.boot(first=True)
 
@@ -49,7 +50,8 @@ class SimDevice(Device):
             locale = self.system.locale
             width, height = self.screen_size()
             self._frame = compose(self.system, width, height,
-                                  lambda text, size, weight: renderer.measure(text, size, weight, locale))
+                                  lambda text, size, weight: renderer.measure(text, size, weight, locale),
+                                  self._bars)
         return self._frame
 
     # -- screen ---------------------------------------------------------------------

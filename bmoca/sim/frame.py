@@ -54,8 +54,9 @@ class Frame:
         return None
 
 
-def compose(system: SystemServer, width: int, height: int, measure) -> Frame:
-    from bmoca.sim.apps import keyboard, systemui
+def compose(system: SystemServer, width: int, height: int, measure,
+            bars_cache: dict | None = None) -> Frame:
+    from bmoca.sim.apps import keyboard
 
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
     layout = Layout(system.density, system.font_scale, rtl, measure)
@@ -93,13 +94,33 @@ def compose(system: SystemServer, width: int, height: int, measure) -> Frame:
         layout.run(kb_root, kb_box, ScrollState())
         windows.append(Window("ime", IME_PACKAGE, kb_root, kb_box))
 
-    status = systemui.status_bar(Context(system, SYSTEMUI_PACKAGE), dark_icons=_light_surface(system, record))
-    layout.run(status, (0, 0, width, sb), ScrollState())
-    windows.append(Window("status_bar", SYSTEMUI_PACKAGE, status, (0, 0, width, sb)))
-    nav = systemui.navigation_bar(Context(system, SYSTEMUI_PACKAGE))
-    layout.run(nav, (0, height - nb, width, height), ScrollState())
-    windows.append(Window("nav_bar", SYSTEMUI_PACKAGE, nav, (0, height - nb, width, height)))
+    windows += _system_bars(system, layout, width, height, _light_surface(system, record),
+                            activity.fullscreen, bars_cache if bars_cache is not None else {})
     return Frame(windows, layout, focused, sb, nb)
+
+
+def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,
+                 dark_icons: bool, fullscreen: bool, cache: dict) -> list[Window]:
+    """Status and navigation bars, reused while nothing they show has changed."""
+    from bmoca.sim.apps import systemui
+
+    ctx = Context(system, SYSTEMUI_PACKAGE)
+    key = (id(system), width, height, system.density, system.font_scale, system.locale,
+           system.night_mode, system.airplane_mode, system.wifi_enabled, dark_icons, fullscreen,
+           systemui.clock_text(ctx))
+    bars = cache.get(key)
+    if bars is None:
+        sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
+        status = systemui.status_bar(ctx, dark_icons=dark_icons)
+        layout.run(status, (0, 0, width, sb), ScrollState())
+        nav = systemui.navigation_bar(ctx)
+        layout.run(nav, (0, height - nb, width, height), ScrollState())
+        bars = [Window("status_bar", SYSTEMUI_PACKAGE, status, (0, 0, width, sb)),
+                Window("nav_bar", SYSTEMUI_PACKAGE, nav, (0, height - nb, width, height))]
+        if len(cache) >= 8:
+            cache.clear()
+        cache[key] = bars
+    return bars
 
 
 def _px_to_dp(layout: Layout, *px: int) -> tuple[float, ...]:

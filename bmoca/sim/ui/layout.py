@@ -52,6 +52,7 @@ class Layout:
         self.font_scale = font_scale
         self.rtl = rtl
         self.measure = measure
+        self._px4: dict[tuple, tuple[int, int, int, int]] = {}
 
     def px(self, dp: float) -> int:
         """Android's getDimensionPixelSize: round half up, at least 1 for positive sizes."""
@@ -59,6 +60,14 @@ class Layout:
             return 0
         value = int(dp * self.scale + 0.5)
         return value if value else (1 if dp > 0 else -1)
+
+    def px4(self, box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+        """Padding or margin in pixels, cached (every view has one of a few shapes)."""
+        found = self._px4.get(box)
+        if found is None:
+            found = self._px4[box] = (self.px(box[0]), self.px(box[1]), self.px(box[2]),
+                                      self.px(box[3]))
+        return found
 
     def sp(self, sp: float) -> int:
         return int(sp * self.scale * self.font_scale + 0.5)
@@ -85,7 +94,7 @@ class Layout:
 
     def _content_size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
         """Natural size of the content of a WRAP view, padding included."""
-        pl, pt, pr, pb = (self.px(p) for p in view.padding)
+        pl, pt, pr, pb = self.px4(view.padding)
         inner_w = max(0, avail_w - pl - pr)
         if not view.children:
             if view.text or view.hint:
@@ -139,9 +148,9 @@ class Layout:
         return found
 
     def _measure(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
-        ml, mt, mr, mb = view.margin
-        avail_w -= self.px(ml) + self.px(mr)
-        avail_h -= self.px(mt) + self.px(mb)
+        ml, mt, mr, mb = self.px4(view.margin)
+        avail_w -= ml + mr
+        avail_h -= mt + mb
         if view.width >= 0 and view.height >= 0:
             return self.px(view.width), self.px(view.height)
         if view.width == MATCH:
@@ -166,8 +175,8 @@ class Layout:
 
     def _outer_size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
         w, h = self._size(view, avail_w, avail_h)
-        ml, mt, mr, mb = view.margin
-        return w + self.px(ml) + self.px(mr), h + self.px(mt) + self.px(mb)
+        ml, mt, mr, mb = self.px4(view.margin)
+        return w + ml + mr, h + mt + mb
 
     # -- placing ----------------------------------------------------------------------
     def _place(self, view: View, x: int, y: int, w: int, h: int, clip: Box) -> None:
@@ -182,7 +191,7 @@ class Layout:
         view.clip = vis
         if not view.children:
             return
-        pl, pt, pr, pb = (self.px(p) for p in view.padding)
+        pl, pt, pr, pb = self.px4(view.padding)
         if self.rtl:
             pl, pr = pr, pl
         ix, iy = x + pl, y + pt
@@ -210,7 +219,7 @@ class Layout:
                 self._place(child, px, iy + self.px(ay), cw, ch, inner_clip)
 
     def _place_in_frame(self, child: View, ix, iy, iw, ih, cw, ch, clip: Box) -> None:
-        ml, mt, mr, mb = (self.px(m) for m in child.margin)
+        ml, mt, mr, mb = self.px4(child.margin)
         if self.rtl:
             ml, mr = mr, ml
         horizontal, vertical = parse_gravity(child.gravity)
@@ -239,12 +248,12 @@ class Layout:
             if child.weight > 0:
                 sizes.append((0, 0))
                 total_weight += child.weight
-                ml, mt, mr, mb = (self.px(m) for m in child.margin)
+                ml, mt, mr, mb = self.px4(child.margin)
                 used += (mt + mb) if vertical else (ml + mr)
                 continue
             cw, ch = self._size(child, iw, ih if not view.scrollable else 1 << 20)
             sizes.append((cw, ch))
-            ml, mt, mr, mb = (self.px(m) for m in child.margin)
+            ml, mt, mr, mb = self.px4(child.margin)
             used += (ch + mt + mb) if vertical else (cw + ml + mr)
         remaining = max(0, main_avail - used)
         pos = -offset
@@ -253,7 +262,7 @@ class Layout:
         for i in order:
             child = kids[i]
             cw, ch = sizes[i]
-            ml, mt, mr, mb = (self.px(m) for m in child.margin)
+            ml, mt, mr, mb = self.px4(child.margin)
             if child.weight > 0:
                 share = int(remaining * child.weight / total_weight)
                 if vertical:
