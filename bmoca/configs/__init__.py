@@ -21,6 +21,7 @@ import yaml
 
 from bmoca.device.config import DeviceConfig, DeviceProfile, HomeLayout
 from bmoca.formats import apps
+from bmoca.formats.locales import SUPPORTED, canonical
 
 __all__ = [
     "LOCALES", "TRAIN_LOCALES", "WALLPAPERS", "TRAIN_WALLPAPERS", "ConfigError", "profiles",
@@ -28,10 +29,7 @@ __all__ = [
     "normalize_locale",
 ]
 
-LOCALES: tuple[str, ...] = (
-    "en-US", "es-US", "fr-CA", "zh-Hans-CN", "hi-IN", "ja-JP", "ru-MD", "ar-AE", "ar-EG",
-    "de-DE", "ak-GH", "pt-BR", "pt-PT", "ko-KR", "ur-PK",
-)
+LOCALES = SUPPORTED
 """The 15 locales of B-MoCA (BCP-47); the simulator translates every string into each."""
 
 TRAIN_LOCALES: tuple[str, ...] = (
@@ -154,18 +152,7 @@ def profile(name: str) -> DeviceProfile:
 
 def normalize_locale(tag: str) -> str:
     """BCP-47 casing and separators: `zh-hans-CN` -> `zh-Hans-CN`, `ur_PK` -> `ur-PK`."""
-    parts = [p for p in re.split(r"[-_]", str(tag).strip()) if p]
-    if not parts:
-        return ""
-    out = [parts[0].lower()]
-    for part in parts[1:]:
-        if len(part) == 4 and part.isalpha():
-            out.append(part.title())
-        elif len(part) == 2 and part.isalpha():
-            out.append(part.upper())
-        else:
-            out.append(part)
-    return "-".join(out)
+    return canonical(tag)
 
 
 def _label(value: Any, source: str, cid: str, fieldname: str) -> str:

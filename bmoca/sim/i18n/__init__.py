@@ -12,8 +12,9 @@ from importlib import resources
 
 import yaml
 
-LOCALES = ("en-US", "es-US", "fr-CA", "zh-Hans-CN", "hi-IN", "ja-JP", "ru-MD", "ar-AE",
-           "ar-EG", "de-DE", "ak-GH", "pt-BR", "pt-PT", "ko-KR", "ur-PK")
+from bmoca.formats.locales import SUPPORTED as LOCALES
+from bmoca.formats.locales import canonical
+
 RTL_LANGUAGES = ("ar", "ur", "fa", "he", "iw")
 
 
@@ -23,10 +24,9 @@ class UnknownLocale(ValueError):
 
 def normalize_locale(tag: str) -> str:
     """`zh-hans-CN`, `ur_PK`, `en_us` -> the BCP-47 spelling of a supported locale."""
-    cleaned = str(tag).strip().replace("_", "-")
-    for locale in LOCALES:
-        if locale.lower() == cleaned.lower():
-            return locale
+    locale = canonical(tag)
+    if locale in LOCALES:
+        return locale
     raise UnknownLocale(f"unsupported locale {tag!r}; supported: {', '.join(LOCALES)}")
 
 

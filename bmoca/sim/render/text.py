@@ -22,6 +22,8 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont, features
 
+from bmoca.formats.locales import canonical
+
 Color = tuple[int, int, int] | tuple[int, int, int, int] | str
 """An RGB or RGBA tuple (0-255), or a CSS-like string such as ``"#1A73E8"``."""
 
@@ -171,21 +173,9 @@ class LocaleInfo:
     chain: tuple[str, ...]  # face keys, primary first
 
 
-@lru_cache(maxsize=256)
 def normalize_locale(locale: str) -> str:
-    """`zh-hans-CN`, `zh_Hans_CN`, `ur_PK` → canonical `zh-Hans-CN`, `ur-PK`."""
-    parts = [p for p in re.split(r"[-_]", locale.strip()) if p]
-    if not parts:
-        return "en-US"
-    out = [parts[0].lower()]
-    for part in parts[1:]:
-        if len(part) == 4 and part.isalpha():
-            out.append(part.title())
-        elif (len(part) == 2 and part.isalpha()) or (len(part) == 3 and part.isdigit()):
-            out.append(part.upper())
-        else:
-            out.append(part.lower())
-    return "-".join(out)
+    """Canonical BCP-47 spelling; an empty tag means en-US."""
+    return canonical(locale) or "en-US"
 
 
 @lru_cache(maxsize=256)
