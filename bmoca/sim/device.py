@@ -10,6 +10,7 @@ import numpy as np
 from bmoca.device.contract import Device, InvalidInput, Key
 from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
+from bmoca.sim.apps.systemui import NAV_KEYS
 from bmoca.sim.frame import Frame, compose
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
 from bmoca.sim.ui.view import View
@@ -137,14 +138,18 @@ class SimDevice(Device):
             inside = left <= x < right and top <= y < bottom
             if window.kind == "nav_bar":
                 if inside:
-                    self._nearest_button(window, x, y)
+                    button = self._nearest_button(window, x, y)
+                    if button is not None:
+                        self._dispatch_key(Key.parse(NAV_KEYS[button.id]))
                     return
             elif window.kind == "status_bar":
                 if inside:
                     return
             elif window.kind == "ime":
                 if inside:  # keyboards resolve a touch between keys to the nearest key
-                    self._nearest_button(window, x, y)
+                    key = self._nearest_button(window, x, y)
+                    if key is not None and key.on_click is not None:
+                        key.on_click()
                     return
             elif window.kind == "dialog":
                 if not inside:
@@ -173,13 +178,11 @@ class SimDevice(Device):
             fx, fy = _fraction(target, x, y)
             target.on_drag(fx, fy, True)
 
-    def _nearest_button(self, window, x: int, y: int) -> None:
+    @staticmethod
+    def _nearest_button(window, x: int, y: int) -> View | None:
         """NearestTouchFrame: a touch anywhere in the window goes to the nearest button."""
-        buttons = [v for v in window.root.walk() if v.on_click is not None]
-        if not buttons:
-            return
-        nearest = min(buttons, key=lambda v: _box_distance(v.clip, x, y))
-        nearest.on_click()
+        buttons = [v for v in window.root.walk() if v.clickable]
+        return min(buttons, key=lambda v: _box_distance(v.clip, x, y), default=None)
 
     def _dispatch_swipe(self, swipe: Swipe) -> None:
         frame = self.frame

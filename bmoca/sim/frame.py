@@ -105,7 +105,7 @@ def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,
     from bmoca.sim.apps import systemui
 
     ctx = Context(system, SYSTEMUI_PACKAGE)
-    key = (id(system), width, height, system.density, system.font_scale, system.locale,
+    key = (width, height, system.density, system.font_scale, system.locale,
            system.night_mode, system.airplane_mode, system.wifi_enabled, dark_icons, fullscreen,
            systemui.clock_text(ctx))
     bars = cache.get(key)

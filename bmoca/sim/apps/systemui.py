@@ -43,42 +43,27 @@ def status_bar(ctx: Context, dark_icons: bool) -> View:
     )
 
 
+NAV_KEYS = {_id("back"): "BACK", _id("home"): "HOME", _id("recent_apps"): "APP_SWITCH"}
+"""KeyButtonView injects a key event: the bar's buttons and the key they send."""
+
+
 def navigation_bar(ctx: Context) -> View:
     system = ctx.system
     dark = system.night_mode or _over_wallpaper(ctx)
     bg = (0, 0, 0) if dark else (250, 250, 250)
     color = (255, 255, 255) if dark else (60, 64, 67)
 
-    def overview() -> None:
-        from bmoca.sim.apps.launcher import toggle_overview
-        toggle_overview(system)
-
-    def back() -> None:
-        record = system.am.top_record()
-        if record is None:
-            return
-        if record.focus:
-            record.focus = None
-        elif not record.activity.on_back(Context(system, record.package, record)):
-            system.am.finish(record)
-
-    def home() -> None:
-        record = system.am.top_record()
-        if record is not None:
-            record.focus = None
-        system.am.go_home()
-
-    def button(name: str, glyph: str, desc_key: str, handler) -> View:
+    def button(name: str, glyph: str, desc_key: str) -> View:
         return frame(icon(glyph, 22, icon_color=color, icon_filled=True, gravity="center",
                           cls=""),
                      cls="android.widget.ImageView", id=_id(name), desc=ctx.t(desc_key),
-                     width=0, weight=1, height=MATCH, clickable=True, on_click=handler)
+                     width=0, weight=1, height=MATCH, clickable=True)
 
     return row(
         spacer(weight=0.5),
-        button("back", "arrow_left", "systemui.back", back),
-        button("home", "circle", "systemui.home", home),
-        button("recent_apps", "stop", "systemui.overview", overview),
+        button("back", "arrow_left", "systemui.back"),
+        button("home", "circle", "systemui.home"),
+        button("recent_apps", "stop", "systemui.overview"),
         spacer(weight=0.5),
         cls="android.widget.FrameLayout", id=_id("navigation_bar_frame"), height=MATCH, bg=bg,
     )  # mirrored in right-to-left locales (Back on the right), as Android 10 does
