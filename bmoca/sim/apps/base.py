@@ -148,9 +148,3 @@ class Context:
         if self.record is not None:
             self.system.am.finish(self.record)
 
-    def go_home(self) -> None:
-        self.system.am.go_home()
-
-    @property
-    def services(self) -> SystemServer:
-        return self.system

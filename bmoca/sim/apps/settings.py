@@ -31,62 +31,52 @@ def sid(name: str) -> str:
 
 # -- the behaviour behind switches, sliders and action rows ----------------------------
 
+SETTING_SWITCHES: dict[str, tuple[str, str, str, str]] = {
+    "bluetooth": ("global", "bluetooth_on", "1", "0"),
+    "vibrate_when_ringing": ("system", "vibrate_when_ringing", "1", "0"),
+    "adaptive_brightness": ("system", "screen_brightness_mode", "1", "0"),
+    "auto_rotate": ("system", "accelerometer_rotation", "1", "0"),
+    "mobile_data": ("global", "mobile_data", "1", "0"),
+    "roaming": ("global", "data_roaming", "1", "0"),
+    "location": ("secure", "location_mode", "3", "0"),
+}
+"""Switches that are one setting: action -> (namespace, key, value when on, value when off)."""
+
+APP_SWITCHES_ON = frozenset({"battery_percentage", "wifi_wakeup", "show_passwords", "auto_sync",
+                             "badging"})
+"""Switches the app keeps itself that start out on."""
+
+
 def switch_state(ctx: Context, action: str) -> bool:
     system = ctx.system
-    settings = system.state.settings
     if action == "wifi":
         return system.wifi_enabled
     if action == "airplane":
         return system.airplane_mode
-    if action == "bluetooth":
-        return settings.get("global", "bluetooth_on") == "1"
     if action == "dark_theme":
         return system.night_mode
-    if action == "vibrate_when_ringing":
-        return settings.get("system", "vibrate_when_ringing") == "1"
-    if action == "adaptive_brightness":
-        return settings.get("system", "screen_brightness_mode") == "1"
-    if action == "auto_rotate":
-        return settings.get("system", "accelerometer_rotation") == "1"
-    if action == "mobile_data":
-        return settings.get("global", "mobile_data") == "1"
-    if action == "roaming":
-        return settings.get("global", "data_roaming") == "1"
-    if action == "location":
-        return settings.get("secure", "location_mode") != "0"
-    return ctx.data.switches.get(action, action in ("battery_percentage", "wifi_wakeup",
-                                                    "show_passwords", "auto_sync", "badging"))
+    if action in SETTING_SWITCHES:
+        namespace, key, _, off = SETTING_SWITCHES[action]
+        return system.state.settings.get(namespace, key) not in (off, None)
+    return ctx.data.switches.get(action, action in APP_SWITCHES_ON)
 
 
 def toggle(ctx: Context, activity: SubSettings | None, action: str) -> None:
     system = ctx.system
     on = not switch_state(ctx, action)
     if action == "wifi":
-        if system.airplane_mode and on:
-            pass  # Android allows Wi-Fi on in airplane mode
-        system.set_wifi(on, caller=PACKAGE)
+        system.set_wifi(on, caller=PACKAGE)  # Android allows Wi-Fi on in airplane mode
     elif action == "airplane":
         system.set_airplane_mode(on)
-    elif action == "bluetooth":
-        system.put_setting("global", "bluetooth_on", "1" if on else "0")
     elif action == "dark_theme":
         if on and system.state.settings.get("secure", "dark_mode_dialog_seen") != "1":
             if activity is not None:
                 activity.dialog_open = "dark_theme"
             return
         system.set_night_mode(on)
-    elif action == "vibrate_when_ringing":
-        system.put_setting("system", "vibrate_when_ringing", "1" if on else "0")
-    elif action == "adaptive_brightness":
-        system.put_setting("system", "screen_brightness_mode", "1" if on else "0")
-    elif action == "auto_rotate":
-        system.put_setting("system", "accelerometer_rotation", "1" if on else "0")
-    elif action == "mobile_data":
-        system.put_setting("global", "mobile_data", "1" if on else "0")
-    elif action == "roaming":
-        system.put_setting("global", "data_roaming", "1" if on else "0")
-    elif action == "location":
-        system.put_setting("secure", "location_mode", "3" if on else "0")
+    elif action in SETTING_SWITCHES:
+        namespace, key, on_value, off_value = SETTING_SWITCHES[action]
+        system.put_setting(namespace, key, on_value if on else off_value)
     else:
         ctx.data.switches[action] = on
 
@@ -164,13 +154,16 @@ def switch_view(ctx: Context, view_id: str, on: bool, handler=None) -> View:
 
 def pref_row(ctx: Context, title: str, summary_text: str | None = None, icon_name: str | None = None,
              icon_color=None, widget: View | None = None, on_click=None, view_id: str = "",
-             show_icon_frame: bool = True) -> View:
+             show_icon_frame: bool = True, icon_view: View | None = None) -> View:
+    """A preference row; `icon_view` replaces the Material icon (app rows show app icons)."""
     theme = ctx.theme
     parts: list[View | None] = []
     if show_icon_frame:
+        if icon_view is None and icon_name:
+            icon_view = icon(icon_name, 24, id="android:id/icon",
+                             icon_color=icon_color or theme.icon, gravity="center")
         parts.append(frame(
-            icon(icon_name, 24, id="android:id/icon", icon_color=icon_color or theme.icon,
-                 gravity="center") if icon_name else None,
+            icon_view,
             id="android:id/icon_frame", cls="android.widget.LinearLayout", width=56, height=WRAP,
             gravity="center_vertical"))
     labels = column(
@@ -427,12 +420,10 @@ class SubSettings(Activity):
         return views
 
     def _app_row(self, ctx: Context, package: str, summary_text: str) -> View:
-        row_view = pref_row(ctx, ctx.t(f"app.{package}"), summary_text,
-                            on_click=lambda: open_page(ctx, "app_info", package=package))
-        row_view.children[0].children = [View(cls="android.widget.ImageView", id="android:id/icon",
-                                              image=f"app:{package}", icon_size=32, width=32,
-                                              height=32, gravity="center")]
-        return row_view
+        app_icon = View(cls="android.widget.ImageView", id="android:id/icon",
+                        image=f"app:{package}", icon_size=32, width=32, height=32, gravity="center")
+        return pref_row(ctx, ctx.t(f"app.{package}"), summary_text, icon_view=app_icon,
+                        on_click=lambda: open_page(ctx, "app_info", package=package))
 
     def _app_list(self, ctx: Context) -> list[View]:
         labelled = sorted(((ctx.t(f"app.{a.package}"), a) for a in app_table.all_apps()),

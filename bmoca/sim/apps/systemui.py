@@ -106,9 +106,6 @@ class BrightnessDialog(Activity):
             else (255, 255, 255), corner=8, elevation=6, gravity="top|center_horizontal",
         )
 
-    def on_back(self, ctx: Context) -> bool:
-        return False
-
 
 def _below(ctx: Context):
     task = ctx.system.state.am.foreground
