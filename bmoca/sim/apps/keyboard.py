@@ -27,7 +27,7 @@ def _id(name: str) -> str:
 
 def build(ctx: Context, field: View) -> View:
     """The keyboard for `field`; tapping a key edits the field through its on_text."""
-    data = ctx.system.state.app_data.setdefault(PACKAGE, {"shift": False, "symbols": False})
+    data = ctx.data
     theme = ctx.theme
     rows = SYMBOL_ROWS if data["symbols"] else ROWS
 

@@ -254,8 +254,6 @@ class LauncherActivity(Activity):
                          desc=ctx.t("launcher.recent_apps"), width=MATCH, height=card_h + 60,
                          padding=(side, 0, side, 0), spacing=16, gravity="center_vertical",
                          mirror=False)
-        if ctx.record is not None:
-            ctx.record.scroll.offsets.setdefault("overview", 1 << 30)
         return frame(strip, image="wallpaper", bg=(0, 0, 0, 110), width=MATCH, height=MATCH,
                      padding=(0, 24, 0, 48))
 
@@ -299,4 +297,4 @@ def toggle_overview(system: SystemServer) -> None:
         return
     system.am.go_home()
     launcher.mode = "overview"
-    home.top.scroll.offsets.pop("overview", None)
+    home.top.scroll.offsets["overview"] = 1 << 30  # layout clamps it: the newest card shows
