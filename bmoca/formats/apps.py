@@ -1,4 +1,4 @@
-"""The launchable apps of the B-MoCA image: labels, packages, launcher components."""
+"""The launchable apps of the B-MoCA image: labels (in every locale), packages, launcher components."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from functools import cache
 from importlib import resources
 
 import yaml
+
+from .locales import SUPPORTED, canonical
 
 
 @dataclass(frozen=True)
@@ -50,3 +52,30 @@ def by_package(package: str) -> AppInfo:
         if app.package == package:
             return app
     raise KeyError(f"no app with package {package!r}")
+
+
+@cache
+def _labels() -> dict[str, dict[str, str]]:
+    data = yaml.safe_load(resources.files(__package__).joinpath("app_labels.yaml").read_text("utf-8"))
+    return {str(pkg): {canonical(loc): str(text) for loc, text in (row or {}).items()}
+            for pkg, row in (data or {}).items()}
+
+
+def label_in(package: str, locale: str) -> str:
+    """The launcher label of `package` in `locale` (any tag spelling); en-US where it has none."""
+    row = _labels().get(package)
+    if row is None:
+        known = ", ".join(a.package for a in all_apps())
+        raise KeyError(f"no app label for package {package!r}; known packages: {known}")
+    text = row.get(canonical(locale))
+    return text if text is not None else row["en-US"]
+
+
+def has_label(package: str, locale: str) -> bool:
+    """Whether `package` has its own label in `locale` (no en-US fallback); False if unknown."""
+    return canonical(locale) in _labels().get(package, {})
+
+
+def labels_of(package: str) -> frozenset[str]:
+    """Every label `package` has in the supported locales (to find its icon in any language)."""
+    return frozenset(label_in(package, locale) for locale in SUPPORTED)

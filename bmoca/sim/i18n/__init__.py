@@ -3,6 +3,10 @@
 Files are `strings/<locale>.yaml`, flat `key: text` maps; `{name}` placeholders are
 filled by `Strings.get(key, name=...)`. A key missing in a locale falls back to en-US
 (the test suite checks that no locale misses any key).
+
+The launcher labels of the 18 apps, `app.<package>`, are not in these files: they live in
+`bmoca/formats/app_labels.yaml` (read through `bmoca.formats.apps.label_in`), where code
+above the simulator can read them too.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from importlib import resources
 
 import yaml
 
+from bmoca.formats import apps as app_table
 from bmoca.formats.locales import SUPPORTED as LOCALES
 from bmoca.formats.locales import canonical
 
@@ -34,6 +39,23 @@ def is_rtl(locale: str) -> bool:
     return locale.split("-")[0].lower() in RTL_LANGUAGES
 
 
+APP_LABEL_PREFIX = "app."
+
+
+@cache
+def _app_label_packages() -> frozenset[str]:
+    return frozenset(app.package for app in app_table.all_apps())
+
+
+def _app_label_package(key: str) -> str | None:
+    """The package of an `app.<package>` key whose label lives in bmoca.formats, else None."""
+    if key.startswith(APP_LABEL_PREFIX):
+        package = key[len(APP_LABEL_PREFIX):]
+        if package in _app_label_packages():
+            return package
+    return None
+
+
 @cache
 def _table(locale: str) -> dict[str, str]:
     path = resources.files(__package__).joinpath("strings", f"{locale}.yaml")
@@ -53,7 +75,8 @@ class Strings:
         self._base = _table("en-US")
 
     def get(self, key: str, **fmt) -> str:
-        text = self._own.get(key)
+        package = _app_label_package(key)
+        text = app_table.label_in(package, self.locale) if package else self._own.get(key)
         if text is None:
             text = self._base.get(key)
             if text is None:
@@ -63,7 +86,7 @@ class Strings:
     __call__ = get
 
     def has(self, key: str) -> bool:
-        return key in self._base
+        return key in self._base or _app_label_package(key) is not None
 
 
 @cache
@@ -72,9 +95,17 @@ def strings(locale: str) -> Strings:
 
 
 def keys() -> list[str]:
-    return sorted(_table("en-US"))
+    """Every string key: the en-US table's and the `app.<package>` labels of bmoca.formats."""
+    return sorted(set(_table("en-US")) | {APP_LABEL_PREFIX + p for p in _app_label_packages()})
 
 
 def missing_keys(locale: str) -> list[str]:
-    own = _table(normalize_locale(locale))
-    return [k for k in keys() if k not in own]
+    """Keys that `locale` has no text of its own for (and so falls back to en-US)."""
+    locale = normalize_locale(locale)
+    own = _table(locale)
+
+    def has_own(key: str) -> bool:
+        package = _app_label_package(key)
+        return app_table.has_label(package, locale) if package else key in own
+
+    return [k for k in keys() if not has_own(k)]
