@@ -1,0 +1,236 @@
+"""Observations as agents see them: the screen translator and screenshot helpers.
+
+`translate` and `describe` are B-MoCA's screen translator (view hierarchy -> the text an
+LLM reads); `resize` and `set_of_marks` prepare screenshots for pixel and multimodal
+agents. Everything here is pure: XML and arrays in, data out, no device access.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from lxml import etree
+from PIL import Image, ImageDraw, ImageFont
+
+__all__ = ["Element", "ObservationError", "describe", "resize", "set_of_marks", "translate"]
+
+
+class ObservationError(ValueError):
+    """An observation that cannot be read (malformed hierarchy XML, bad screenshot)."""
+
+
+@dataclass(frozen=True)
+class Element:
+    """One view of the hierarchy, reduced to what the B-MoCA translator shows an agent.
+
+    `numeric_tag` is the element's position in post-order, which is how agents name it in
+    `tap(n)`; `bounds` are pixels (x1, y1, x2, y2), right/bottom exclusive as in Android.
+    """
+
+    numeric_tag: int
+    resource_id: str
+    cls: str
+    content_description: str
+    text: str
+    checked: str
+    bounds: tuple[int, int, int, int]
+    full_resource_id: str = ""
+
+    @property
+    def center(self) -> tuple[int, int]:
+        """Pixel centre of the bounds (floored), where a tap on this element lands."""
+        x1, y1, x2, y2 = self.bounds
+        return (x1 + x2) // 2, (y1 + y2) // 2
+
+    def to_dict(self, width: int, height: int, *, check: bool = True,
+                bbox: bool = False) -> dict[str, Any]:
+        """The translator's dict for this element, keys in the reference's order."""
+        out: dict[str, Any] = {
+            "numeric_tag": self.numeric_tag,
+            "resource_id": self.resource_id,
+            "class": self.cls,
+            "content_description": self.content_description,
+            "text": self.text,
+        }
+        if check:
+            out["checked"] = self.checked
+        if bbox:
+            x1, y1, x2, y2 = self.bounds
+            out["bbox location"] = (f"(({x1 / width:.2f}, {y1 / height:.2f}), "
+                                    f"({x2 / width:.2f}, {y2 / height:.2f}))")
+        return out
+
+
+_BOUNDS = re.compile(r"^\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$")
+_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True,
+                          remove_pis=True)
+
+
+def _parse_xml(xml: str | bytes) -> etree._Element:
+    """Parse a dump; tolerate the declaration and the trailer `uiautomator dump` may print."""
+    if isinstance(xml, bytes):
+        try:
+            xml = xml.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ObservationError(f"hierarchy XML is not UTF-8: {exc}") from None
+    if not isinstance(xml, str):
+        raise ObservationError(f"hierarchy XML must be str or bytes, not {type(xml).__name__}")
+    text = _DECLARATION.sub("", xml, count=1)
+    end = text.rfind("</hierarchy>")
+    if end >= 0:  # `adb shell uiautomator dump /dev/tty` appends "UI hierchary dumped to ..."
+        text = text[:end + len("</hierarchy>")]
+    if not text.strip():
+        raise ObservationError("hierarchy XML is empty")
+    try:
+        return etree.fromstring(text, _PARSER)
+    except etree.XMLSyntaxError as exc:
+        raise ObservationError(f"malformed hierarchy XML: {exc}") from None
+
+
+def _after(value: str, sep: str) -> str:
+    return value.rsplit(sep, 1)[-1]
+
+
+def translate(xml: str | bytes) -> list[Element]:
+    """Every element that has `bounds`, in post-order (children first), tagged by position.
+
+    This is the B-MoCA translator: post-order means the outermost full-screen container
+    gets the largest tag, and tags are stable for a given hierarchy.
+    """
+    root = _parse_xml(xml)
+    elements: list[Element] = []
+    for _event, node in etree.iterwalk(root, events=("end",)):
+        if not isinstance(node.tag, str):
+            continue
+        raw = node.get("bounds")
+        if raw is None:
+            continue
+        match = _BOUNDS.match(raw)
+        if match is None:
+            raise ObservationError(
+                f"malformed bounds {raw!r} on <{node.tag} class={node.get('class', '')!r}> "
+                f"(line {node.sourceline}); expected '[x1,y1][x2,y2]'")
+        x1, y1, x2, y2 = (int(v) for v in match.groups())
+        full_id = node.get("resource-id") or ""
+        flags = (node.get("checked"), node.get("selected"), node.get("focused"))
+        elements.append(Element(
+            numeric_tag=len(elements),
+            resource_id=_after(full_id, "/"),
+            cls=_after(node.get("class") or "", "."),
+            content_description=node.get("content-desc") or "",
+            text=node.get("text") or "",
+            checked="true" if "true" in flags else "false",
+            bounds=(x1, y1, x2, y2),
+            full_resource_id=full_id,
+        ))
+    return elements
+
+
+def describe(elements: Iterable[Element], width: int, height: int, *, check: bool = True,
+             bbox: bool = False) -> str:
+    """The prompt text: Python's `str()` of the element dicts, exactly as B-MoCA prints it."""
+    if bbox and (width <= 0 or height <= 0):
+        raise ValueError(f"screen size must be positive, got {width}x{height}")
+    return str([e.to_dict(width, height, check=check, bbox=bbox) for e in elements])
+
+
+def _as_rgb(screenshot: np.ndarray) -> Image.Image:
+    array = np.asarray(screenshot)
+    if array.ndim != 3 or array.shape[2] not in (3, 4) or 0 in array.shape:
+        raise ObservationError(
+            f"screenshot must be an (H, W, 3) RGB array, got shape {array.shape}")
+    if array.dtype != np.uint8:
+        raise ObservationError(f"screenshot must be uint8, got {array.dtype}")
+    return Image.fromarray(np.ascontiguousarray(array[:, :, :3]), "RGB")
+
+
+def _check_size(size: Sequence[int]) -> tuple[int, int]:
+    if len(size) != 2 or any(int(v) != v or v <= 0 for v in size):
+        raise ValueError(f"size must be (width, height) in positive pixels, got {size!r}")
+    return int(size[0]), int(size[1])
+
+
+def resize(screenshot: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Resize to (width, height) by area averaging, as the reference's INTER_AREA does.
+
+    Area averaging keeps thin text and icons visible at the small sizes agents use.
+    """
+    target = _check_size(size)
+    image = _as_rgb(screenshot)
+    if image.size != target:
+        image = image.resize(target, Image.Resampling.BOX)
+    return np.asarray(image, dtype=np.uint8).copy()
+
+
+_PALETTE = ((230, 25, 75), (60, 180, 75), (0, 130, 200), (245, 130, 48), (145, 30, 180),
+            (0, 128, 128), (240, 50, 230), (128, 0, 0), (0, 0, 128), (128, 128, 0))
+
+
+@functools.lru_cache(maxsize=8)
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    """Pillow's bundled default font: no font files to find or download."""
+    return ImageFont.load_default(size)
+
+
+def _marked(element: Element, width: int, height: int) -> bool:
+    """Default filter: a real box that is not a full-screen container."""
+    x1, y1, x2, y2 = element.bounds
+    x1, y1, x2, y2 = max(x1, 0), max(y1, 0), min(x2, width), min(y2, height)
+    if x2 <= x1 or y2 <= y1:
+        return False
+    return (x2 - x1) * (y2 - y1) < 0.9 * width * height
+
+
+def set_of_marks(screenshot: np.ndarray, elements: Sequence[Element], size: tuple[int, int],
+                 *, only: set[int] | None = None) -> np.ndarray:
+    """The screenshot resized to `size` with each element's box and numeric tag drawn.
+
+    A Set-of-Mark image lets a multimodal agent name elements by tag, as in `tap(n)`.
+    `only` picks the tags to draw; by default every non-degenerate on-screen element smaller
+    than 90 % of the screen (full-screen containers would only add clutter). Larger boxes
+    are drawn first so the labels of small elements stay readable.
+    """
+    target = _check_size(size)
+    image = _as_rgb(screenshot)
+    src_w, src_h = image.size
+    if image.size != target:
+        image = image.resize(target, Image.Resampling.BOX)
+    sx, sy = target[0] / src_w, target[1] / src_h
+    if only is None:
+        chosen = [e for e in elements if _marked(e, src_w, src_h)]
+    else:
+        chosen = [e for e in elements if e.numeric_tag in only]
+
+    def area(e: Element) -> int:
+        x1, y1, x2, y2 = e.bounds
+        return max(x2 - x1, 0) * max(y2 - y1, 0)
+
+    chosen.sort(key=lambda e: (-area(e), e.numeric_tag))
+    draw = ImageDraw.Draw(image)
+    font = _font(max(10, round(min(target) / 24)))
+    line = max(1, round(min(target) / 300))
+    for element in chosen:
+        x1, y1, x2, y2 = element.bounds
+        box = (max(0, round(x1 * sx)), max(0, round(y1 * sy)),
+               min(target[0] - 1, round(x2 * sx) - 1), min(target[1] - 1, round(y2 * sy) - 1))
+        if box[2] < box[0] or box[3] < box[1]:
+            continue
+        colour = _PALETTE[element.numeric_tag % len(_PALETTE)]
+        draw.rectangle(box, outline=colour, width=line)
+        label = str(element.numeric_tag)
+        left, top, right, bottom = draw.textbbox((0, 0), label, font=font)
+        pad = 1
+        label_w, label_h = right - left + 2 * pad, bottom - top + 2 * pad
+        lx = min(box[0], max(0, target[0] - label_w))
+        ly = min(box[1], max(0, target[1] - label_h))
+        draw.rectangle((lx, ly, lx + label_w - 1, ly + label_h - 1), fill=colour)
+        luminance = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
+        ink = (0, 0, 0) if luminance > 140 else (255, 255, 255)
+        draw.text((lx + pad - left, ly + pad - top), label, fill=ink, font=font)
+    return np.asarray(image, dtype=np.uint8).copy()
