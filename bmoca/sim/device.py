@@ -175,8 +175,15 @@ class SimDevice(Device):
         elif target.on_click is not None:
             target.on_click()
         elif target.on_drag is not None:
-            fx, fy = _fraction(target, x, y)
+            # a tap is a touch-down (start tracking) and a lift (stop tracking) on the slider
+            fx, fy = self._drag_fraction(target, x, y)
+            target.on_drag(fx, fy, False)
             target.on_drag(fx, fy, True)
+
+    def _drag_fraction(self, view: View, x: int, y: int) -> tuple[float, float]:
+        """Where on a slider the touch is; sliders run right-to-left in RTL locales."""
+        fx, fy = _fraction(view, x, y)
+        return (1.0 - fx if self.frame.layout.rtl else fx), fy
 
     @staticmethod
     def _nearest_button(window, x: int, y: int) -> View | None:
@@ -207,9 +214,9 @@ class SimDevice(Device):
             return
         view = hit_test(root, sx, sy, want=lambda v: v.on_drag is not None)
         if view is not None:
-            fx, fy = _fraction(view, (sx + swipe.x2) // 2, (sy + swipe.y2) // 2)
+            fx, fy = self._drag_fraction(view, (sx + swipe.x2) // 2, (sy + swipe.y2) // 2)
             view.on_drag(fx, fy, False)
-            fx, fy = _fraction(view, swipe.x2, swipe.y2)
+            fx, fy = self._drag_fraction(view, swipe.x2, swipe.y2)
             view.on_drag(fx, fy, True)
             return
         vertical = swipe.direction in ("up", "down")

@@ -1,0 +1,48 @@
+"""Phones for environments: one per configuration, each reset from its own snapshot.
+
+Provisioning a configuration (locale, wallpaper, density, home screen) takes a fraction
+of a second on the simulator and minutes on an emulator, so it happens once per
+configuration; every episode then starts by loading the configuration's snapshot, as
+B-MoCA's environments load their emulator snapshots.
+"""
+
+from __future__ import annotations
+
+from bmoca import configs
+from bmoca.device import Device, DeviceConfig, connect
+
+BASE_SNAPSHOT = "bmoca-config-base"
+
+
+class DevicePool:
+    """Keeps one phone per configuration; `get` hands it back in its starting state.
+
+    `target` is `"sim"` (a simulated phone per configuration). A phone passed in as a
+    `Device` object is used as it is for every configuration: it must already be in the
+    configuration the caller asks for (a real emulator loaded from its B-MoCA snapshot).
+    """
+
+    def __init__(self, target: str | Device = "sim"):
+        self.target = target
+        self._devices: dict[str, Device] = {}
+
+    def get(self, config: DeviceConfig) -> Device:
+        if isinstance(self.target, Device):
+            return self.target
+        device = self._devices.get(config.id)
+        if device is None:
+            device = connect(self.target, config=config)
+            device.snapshot_save(BASE_SNAPSHOT)
+            self._devices[config.id] = device
+        else:
+            device.snapshot_load(BASE_SNAPSHOT)
+        return device
+
+    def close(self) -> None:
+        for device in self._devices.values():
+            device.close()
+        self._devices.clear()
+
+
+def resolve_config(config: str | DeviceConfig) -> DeviceConfig:
+    return config if isinstance(config, DeviceConfig) else configs.get(config)

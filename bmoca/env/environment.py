@@ -1,0 +1,216 @@
+"""The gymnasium environment: one task on one phone configuration.
+
+Each `reset` loads the configuration's snapshot, runs the task's set-up, presses HOME
+and clears the logs; each `step` converts the agent's action to touches and keys, sends
+them through the Device contract and checks the task's success expression. A malformed
+action still counts as a step and changes nothing; `info` says what was wrong.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from bmoca import tasks
+from bmoca.device import Device, DeviceConfig, DeviceError, InvalidInput
+from bmoca.env import actions as act
+from bmoca.env import observations as obs
+from bmoca.env.devices import DevicePool, resolve_config
+from bmoca.formats import apps as app_table
+from bmoca.formats.locales import canonical
+
+OBSERVATION_MODES = ("pixels", "xml", "text", "som")
+RTL_LANGUAGES = ("ar", "ur", "fa", "he", "iw")
+
+
+class BmocaEnv(gymnasium.Env):
+    """A B-MoCA task as a `gymnasium.Env`; build it with `bmoca.make`."""
+
+    metadata = {"render_modes": ["rgb_array"]}
+
+    def __init__(self, task: tasks.Task | str, config: str | DeviceConfig = "test_env_100",
+                 device: str | Device | DevicePool = "sim",
+                 observation: str | Sequence[str] = ("pixels",),
+                 action: str | act.ActionMode = "dual_gesture", *,
+                 seed: int | None = None, pixels_size: tuple[int, int] = (128, 256),
+                 som_size: tuple[int, int] = (256, 512), text_bbox: bool = False,
+                 text_check: bool = True, step_limit: int | None = None,
+                 render_mode: str | None = None, **action_options: Any):
+        self.task = task if isinstance(task, tasks.Task) else tasks.get(task)
+        self.config = resolve_config(config)
+        self.pool = device if isinstance(device, DevicePool) else DevicePool(device)
+        modes = (observation,) if isinstance(observation, str) else tuple(observation)
+        unknown = [m for m in modes if m not in OBSERVATION_MODES]
+        if unknown or not modes:
+            raise ValueError(f"unknown observation mode(s) {unknown}; "
+                             f"choose from {', '.join(OBSERVATION_MODES)}")
+        self.modes = modes
+        self.action_mode = action if isinstance(action, act.ActionMode) else act.make_mode(
+            action, **action_options)
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.pixels_size, self.som_size = tuple(pixels_size), tuple(som_size)
+        self.text_bbox, self.text_check = text_bbox, text_check
+        self.step_limit = step_limit or self.task.step_limit
+        self.action_space = self.action_mode.space()
+        self.observation_space = spaces.Dict(self._observation_spaces())
+        self._seed = seed
+        self.device: Device | None = None
+        self._start: tasks.EpisodeStart | None = None
+        self._screen = act.Screen(1, 1)
+        self._xml: str | None = None
+        self._frame: np.ndarray | None = None
+        self.steps = self.invalid_actions = 0
+        self.success = False
+
+    # -- gymnasium API -------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is None and self._seed is not None:
+            seed, self._seed = self._seed, None
+        super().reset(seed=seed)
+        options = options or {}
+        if "config" in options:
+            self.config = resolve_config(options["config"])
+        started = time.perf_counter()
+        self.device = self.pool.get(self.config)
+        self._start = self.task.initialize(self.device)
+        self.steps = self.invalid_actions = 0
+        self.success = False
+        observation = self._observe()
+        info = self._info(reset_s=time.perf_counter() - started)
+        return observation, info
+
+    def step(self, action: Any):
+        if self.device is None or self._start is None:
+            raise RuntimeError("call reset() before step()")
+        self.steps += 1
+        error, label, extra = None, None, {}
+        try:
+            label = self.action_mode.label(action)
+            commands = self.action_mode.convert(action, self._screen)
+            extra = self._execute(commands)
+        except (act.InvalidAction, InvalidInput) as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            self.invalid_actions += 1
+        changed = error is None
+        observation = self._observe() if changed else self._last_observation
+        verdict = self.task.is_successful(self.device, self._start, self._xml) if changed else None
+        if verdict is not None and verdict.ok:
+            self.success = True
+        terminated = self.success or extra.get("status") is not None
+        truncated = not terminated and self.steps >= self.step_limit
+        info = self._info(action_label=label, action_error=error, **extra)
+        if verdict is not None:
+            info["detector"] = verdict.trace
+        return observation, float(self.success), terminated, truncated, info
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode == "rgb_array" and self.device is not None:
+            return self._screenshot()
+        return None
+
+    def close(self) -> None:
+        self.pool.close()
+        self.device = None
+
+    # -- helpers ---------------------------------------------------------------------------
+    @property
+    def goal(self) -> str:
+        return self.task.goal
+
+    def _observation_spaces(self) -> dict[str, spaces.Space]:
+        out: dict[str, spaces.Space] = {}
+        for mode in self.modes:
+            if mode == "pixels":
+                w, h = self.pixels_size
+                out[mode] = spaces.Box(0, 255, (h, w, 3), np.uint8)
+            elif mode == "som":
+                w, h = self.som_size
+                out[mode] = spaces.Box(0, 255, (h, w, 3), np.uint8)
+            else:
+                out[mode] = act.FreeText(max_length=1 << 22)
+        return out
+
+    def _screenshot(self) -> np.ndarray:
+        if self._frame is None:
+            self._frame = self.device.screenshot()
+        return self._frame
+
+    def _observe(self) -> dict[str, Any]:
+        device = self.device
+        self._frame = None
+        self._xml = device.dump_hierarchy()
+        width, height = device.screen_size()
+        elements = tuple(obs.translate(self._xml))
+        self._screen = act.Screen(width, height, elements, rtl=self._rtl())
+        out: dict[str, Any] = {}
+        for mode in self.modes:
+            if mode == "pixels":
+                out[mode] = obs.resize(self._screenshot(), self.pixels_size)
+            elif mode == "xml":
+                out[mode] = self._xml
+            elif mode == "text":
+                out[mode] = obs.describe(list(elements), width, height, check=self.text_check,
+                                         bbox=self.text_bbox)
+            elif mode == "som":
+                out[mode] = obs.set_of_marks(self._screenshot(), list(elements), self.som_size)
+        self._last_observation = out
+        return out
+
+    def _rtl(self) -> bool:
+        return canonical(self.config.locale).split("-")[0].lower() in RTL_LANGUAGES
+
+    def _execute(self, commands: Sequence[act.Command]) -> dict[str, Any]:
+        device, extra = self.device, {}
+        for command in commands:
+            if isinstance(command, act.Tap):
+                device.tap(command.x, command.y)
+            elif isinstance(command, act.LongPress):
+                device.long_press(command.x, command.y, command.duration_ms)
+            elif isinstance(command, act.Swipe):
+                device.swipe(command.x1, command.y1, command.x2, command.y2, command.duration_ms)
+            elif isinstance(command, act.PressKey):
+                device.press(command.key)
+            elif isinstance(command, act.TypeText):
+                device.input_text(command.text)
+            elif isinstance(command, act.OpenApp):
+                self._open_app(command.name)
+            elif isinstance(command, act.Answer):
+                extra["answer"] = command.text
+            elif isinstance(command, act.Status):
+                extra["status"] = command.goal_status
+        return extra
+
+    def _open_app(self, name: str) -> None:
+        """AndroidWorld's open_app: by label (any language) or package, via the launcher intent."""
+        wanted = name.strip().casefold()
+        for app in app_table.all_apps():
+            if wanted == app.package.casefold() or wanted in {
+                    label.casefold() for label in app_table.labels_of(app.package)}:
+                out, code = self.device.shell(
+                    f"monkey -p {app.package} -c android.intent.category.LAUNCHER 1")
+                if code != 0:
+                    raise DeviceError(f"launching {app.package} failed: {out.strip()}")
+                return
+        raise act.InvalidAction(f"open_app: no installed app named {name!r}")
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        info = {"goal": self.task.goal, "task_id": self.task.id, "config_id": self.config.id,
+                "success": self.success, "steps": self.steps,
+                "invalid_actions": self.invalid_actions}
+        info.update({k: v for k, v in extra.items() if v is not None})
+        return info
+
+
+def make(task: tasks.Task | str, config: str | DeviceConfig = "test_env_100",
+         device: str | Device | DevicePool = "sim", observation: str | Sequence[str] = ("pixels",),
+         action: str | act.ActionMode = "dual_gesture", seed: int | None = None,
+         **options: Any) -> BmocaEnv:
+    """A `gymnasium.Env` for `task` on configuration `config` (see `BmocaEnv`)."""
+    return BmocaEnv(task, config, device, observation, action, seed=seed, **options)

@@ -1,0 +1,62 @@
+"""An evaluation run: plan the episodes, skip finished ones, play the rest, store them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from bmoca import tasks
+from bmoca.eval import runner
+from bmoca.eval.store import Store
+
+
+def run_id_for(agent: str, task_spec: str, split: str) -> str:
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{agent}-{task_spec}-{split}")
+    return safe.strip("_") or "run"
+
+
+def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Task],
+             config_ids: Sequence[str], repeats: int, *, seed: int = 0, workers: int = 1,
+             spec: dict | None = None,
+             on_start: Callable[[int, int], None] | None = None,
+             on_episode: Callable[[runner.Outcome], None] | None = None) -> int:
+    """Play every episode of the plan that the store does not hold yet; returns how many.
+
+    `on_start(total, already_done)` is called once; `on_episode` after each stored episode.
+    """
+    store.start_run(run_id, agent, {**(spec or {}), "tasks": [t.id for t in task_list],
+                                    "configs": list(config_ids), "repeats": repeats,
+                                    "seed": seed})
+    episodes = runner.plan(agent, task_list, config_ids, repeats, seed)
+    finished = store.finished_keys(run_id)
+    todo = [e for e in episodes if e.key not in finished]
+    if on_start:
+        on_start(len(episodes), len(episodes) - len(todo))
+    for outcome in runner.execute(todo, workers):
+        record(store, run_id, outcome)
+        if on_episode:
+            on_episode(outcome)
+    return len(todo)
+
+
+def record(store: Store, run_id: str, outcome: runner.Outcome) -> None:
+    spec = outcome.spec
+    episode_id = store.begin_episode(run_id, spec.agent, spec.task_id, spec.config_id,
+                                     spec.repeat, spec.seed)
+    for index, step in enumerate(outcome.steps):
+        store.add_step(episode_id, index, action=step.action, action_label=step.action_label,
+                       valid=step.valid, error=step.error, reward=step.reward,
+                       success=step.success, step_s=step.step_s, agent_s=step.agent_s,
+                       info=step.info)
+    if outcome.error:
+        store.fail_episode(episode_id, outcome.error)
+        return
+    store.finish_episode(episode_id, success=outcome.success, steps=len(outcome.steps),
+                         invalid_actions=outcome.invalid_actions, reward=outcome.reward,
+                         terminated=outcome.terminated, truncated=outcome.truncated,
+                         detector_trace=outcome.detector_trace, wall_s=outcome.wall_s,
+                         reset_s=outcome.reset_s)
+
+
+def default_run_dir(agent: str, task_spec: str, split: str) -> Path:
+    return Path("runs") / run_id_for(agent, task_spec, split)

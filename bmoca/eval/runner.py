@@ -1,0 +1,182 @@
+"""Expand agent x tasks x configurations x repeats into episodes and play them.
+
+Episodes run in this process or in N worker processes; each worker keeps one phone per
+configuration (`DevicePool`) so a configuration is provisioned once per worker. Workers
+send finished episodes back whole and only this process writes the store, so a killed
+run loses at most the episodes in flight and a restart skips every finished one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from bmoca import agents, tasks
+from bmoca.env import BmocaEnv, DevicePool
+
+Progress = Callable[["Outcome"], None]
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    agent: str
+    task_id: str
+    config_id: str
+    repeat: int
+    seed: int
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        return (self.agent, self.task_id, self.config_id, self.repeat)
+
+
+@dataclass
+class StepRecord:
+    action: Any
+    action_label: str | None
+    valid: bool
+    error: str | None
+    reward: float
+    success: bool
+    step_s: float
+    agent_s: float
+    info: dict[str, Any]
+
+
+@dataclass
+class Outcome:
+    spec: EpisodeSpec
+    success: bool = False
+    steps: list[StepRecord] = field(default_factory=list)
+    invalid_actions: int = 0
+    reward: float = 0.0
+    terminated: bool = False
+    truncated: bool = False
+    detector_trace: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+    reset_s: float = 0.0
+    error: str | None = None
+    """An infrastructure error (device, set-up, agent crash): not an agent failure."""
+    last_screen: str | None = None
+    """The screen translator's text of the last observation (for `validate`)."""
+
+
+def episode_seed(base_seed: int, task_id: str, config_id: str, repeat: int) -> int:
+    """A seed per episode that does not depend on the order episodes run in."""
+    digest = hashlib.sha256(f"{base_seed}|{task_id}|{config_id}|{repeat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def plan(agent: str, task_list: Sequence[tasks.Task], config_ids: Sequence[str], repeats: int,
+         base_seed: int = 0) -> list[EpisodeSpec]:
+    """Episodes ordered by configuration, so consecutive episodes reuse a phone."""
+    return [EpisodeSpec(agent, task.id, config_id, repeat,
+                        episode_seed(base_seed, task.id, config_id, repeat))
+            for config_id in config_ids for task in task_list for repeat in range(repeats)]
+
+
+def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
+         env_options: dict[str, Any] | None = None) -> Outcome:
+    """Play one episode; every exception becomes an infrastructure error in the outcome."""
+    outcome = Outcome(spec)
+    started = time.perf_counter()
+    env = None
+    try:
+        task = tasks.get(spec.task_id)
+        agent = agents.build(spec.agent, task)
+        modes = tuple(agent.observation_modes)
+        if keep_screen and "text" not in modes:
+            modes += ("text",)
+        env = BmocaEnv(task, spec.config_id, pool, observation=modes, action=agent.action_mode,
+                       **(env_options or {}))
+        observation, info = env.reset(seed=spec.seed)
+        outcome.reset_s = float(info.get("reset_s", 0.0))
+        agent.reset(env.goal, seed=spec.seed)
+        while True:
+            t0 = time.perf_counter()
+            action = agent.act(observation)
+            t1 = time.perf_counter()
+            observation, reward, terminated, truncated, info = env.step(action)
+            t2 = time.perf_counter()
+            error = info.get("action_error")
+            outcome.steps.append(StepRecord(
+                action=_plain(action), action_label=info.get("action_label"),
+                valid=error is None, error=error, reward=float(reward),
+                success=bool(info["success"]), step_s=t2 - t1, agent_s=t1 - t0,
+                info={k: v for k, v in info.items() if k not in ("goal",)}))
+            outcome.reward += float(reward)
+            if terminated or truncated:
+                break
+        outcome.success = env.success
+        outcome.invalid_actions = env.invalid_actions
+        outcome.terminated, outcome.truncated = bool(terminated), bool(truncated)
+        outcome.detector_trace = list(info.get("detector", []))
+        if keep_screen:
+            outcome.last_screen = observation.get("text")
+    except Exception as exc:  # noqa: BLE001 - recorded, never lost
+        outcome.error = f"{type(exc).__name__}: {exc}"
+        outcome.detector_trace = traceback.format_exc().splitlines()[-6:]
+        if keep_screen and env is not None and env.device is not None:
+            try:
+                outcome.last_screen = env.device.dump_hierarchy()
+            except Exception:  # noqa: BLE001
+                pass
+    outcome.wall_s = time.perf_counter() - started
+    return outcome
+
+
+def _plain(action: Any) -> Any:
+    """Actions as JSON-friendly values (numpy arrays become lists)."""
+    if hasattr(action, "tolist"):
+        return action.tolist()
+    return action
+
+
+# -- executors -------------------------------------------------------------------------------
+
+_WORKER_POOL: DevicePool | None = None
+
+
+def _worker_init() -> None:
+    global _WORKER_POOL
+    _WORKER_POOL = DevicePool("sim")
+
+
+def _worker_play(spec: EpisodeSpec, keep_screen: bool, env_options: dict[str, Any]) -> Outcome:
+    assert _WORKER_POOL is not None
+    return play(spec, _WORKER_POOL, keep_screen=keep_screen, env_options=env_options)
+
+
+def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool = False,
+            env_options: dict[str, Any] | None = None) -> Iterator[Outcome]:
+    """Play episodes, yielding each outcome as it finishes (in completion order)."""
+    specs = list(specs)
+    env_options = env_options or {}
+    if workers <= 1:
+        pool = DevicePool("sim")
+        try:
+            for spec in specs:
+                yield play(spec, pool, keep_screen=keep_screen, env_options=env_options)
+        finally:
+            pool.close()
+        return
+    # Give each worker whole configurations: contiguous chunks of the config-ordered plan.
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as executor:
+        pending = set()
+        queue = iter(specs)
+        for spec in queue:
+            pending.add(executor.submit(_worker_play, spec, keep_screen, env_options))
+            if len(pending) >= workers * 4:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.add(executor.submit(_worker_play, nxt, keep_screen, env_options))

@@ -1,0 +1,437 @@
+"""Success detectors: small checks that read the phone only through the Device contract.
+
+A task's success expression is a tree of these, written in its data file:
+
+    logcat        a regex over log messages since the episode's reset, with a tag:priority filter
+    ui            an attribute of a UI element, found by resource-id or a UiSelector-style match
+    shell         a shell command's output, captured by a regex and compared
+    sqlite        a query on an app database pulled from the phone
+    shared_prefs  a key of an app's shared-preferences XML pulled from the phone
+    all/any/not   combinators
+
+`shell` comparisons may refer to the value the command printed at reset (`"$reset"`), so a
+task such as "increase the alarm volume" means "above its value at the start", whatever
+the configuration's default is. Each check returns a verdict and a line of trace saying
+what it saw, which the environment reports in `info["detector"]`.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from bmoca.device.contract import Device, DeviceError
+
+RESET = "$reset"
+"""In a `shell` comparison: the value the command printed right after the reset."""
+
+PRIORITIES = "VDIWEF"
+_EPOCH_LINE = re.compile(r"^\s*\d+\.\d+\s+\d+\s+\d+\s+([VDIWEFS])\s+(.*?)\s*: (.*)$")
+
+
+class DetectorError(ValueError):
+    """A success expression that is malformed; the message names the offending field."""
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    trace: list[str] = field(default_factory=list)
+
+
+class Probe:
+    """What detectors may look at during one check, read lazily and at most once."""
+
+    def __init__(self, device: Device, reset_values: Mapping[str, str] | None = None,
+                 hierarchy: str | None = None):
+        self.device = device
+        self.reset_values = dict(reset_values or {})
+        self._hierarchy = hierarchy
+        self._logcat: dict[str, list[tuple[str, str, str]]] = {}
+
+    def hierarchy(self) -> etree._Element:
+        if self._hierarchy is None:
+            self._hierarchy = self.device.dump_hierarchy()
+        return etree.fromstring(self._hierarchy.encode("utf-8"))
+
+    def log_messages(self, filter_spec: str) -> list[tuple[str, str, str]]:
+        """(priority, tag, message) of every line since the reset that passes `TAG:P`."""
+        if filter_spec not in self._logcat:
+            out, code = self.device.shell(f"logcat -d -v epoch -s {filter_spec}")
+            if code != 0:
+                raise DeviceError(f"logcat failed ({code}): {out.strip()}")
+            lines = []
+            for line in out.splitlines():
+                m = _EPOCH_LINE.match(line)
+                if m:
+                    lines.append((m.group(1), m.group(2), m.group(3)))
+            self._logcat[filter_spec] = lines
+        return self._logcat[filter_spec]
+
+    def shell(self, cmd: str) -> str:
+        out, _code = self.device.shell(cmd)
+        return out
+
+
+class Detector:
+    """A node of a success expression."""
+
+    def check(self, probe: Probe) -> Verdict:
+        raise NotImplementedError
+
+    def capture(self, probe: Probe, into: dict[str, str]) -> None:
+        """Record what this detector needs from the state at reset (only `shell` needs any)."""
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+# -- primitives --------------------------------------------------------------------------
+
+
+@dataclass
+class Logcat(Detector):
+    """B-MoCA's log detector: `re.match` on the message part of lines passing `filter`."""
+
+    filter: str
+    regex: str
+
+    def __post_init__(self) -> None:
+        tag, sep, prio = self.filter.rpartition(":")
+        if not sep or not tag or prio not in PRIORITIES:
+            raise DetectorError(f"logcat.filter must be TAG:P with P one of {PRIORITIES}, "
+                                f"got {self.filter!r}")
+        self._pattern = _compile(self.regex, "logcat.regex")
+
+    def check(self, probe: Probe) -> Verdict:
+        tag = self.filter.rpartition(":")[0]
+        lines = [m for m in probe.log_messages(self.filter) if m[1] == tag]
+        for _prio, _tag, message in lines:
+            if self._pattern.match(message):
+                return Verdict(True, [f"{self.describe()}: matched {message!r}"])
+        return Verdict(False, [f"{self.describe()}: no match in {len(lines)} line(s)"])
+
+    def describe(self) -> str:
+        return f"logcat[{self.filter}] /{self.regex}/"
+
+
+_UI_ATTRS = {
+    "text": "text", "content-desc": "content-desc", "resource-id": "resource-id",
+    "class": "class", "checked": "checked", "selected": "selected", "enabled": "enabled",
+    "focused": "focused", "clickable": "clickable", "checkable": "checkable",
+    "displayed": None,  # Appium: present in the dump means displayed
+}
+_SELECTORS = {"id": "resource-id", "text": "text", "desc": "content-desc", "class": "class"}
+
+
+@dataclass
+class Ui(Detector):
+    """An element found by resource-id (`id`) or a UiSelector-style match, and one attribute.
+
+    `by` is id | text | text_contains | text_matches | desc | desc_contains | class.
+    Without a comparison the element only has to exist.
+    """
+
+    by: str
+    value: str
+    attr: str = "text"
+    equals: str | None = None
+    startswith: str | None = None
+    contains: str | None = None
+    matches: str | None = None
+    strip_spaces: bool = False
+    """Compare with spaces removed (the dialer's contact name vs. a formatted number)."""
+
+    def __post_init__(self) -> None:
+        base = self.by.split("_")[0]
+        if base not in _SELECTORS or self.by not in (base, f"{base}_contains", f"{base}_matches"):
+            raise DetectorError(f"ui.by must be one of id, text, text_contains, text_matches, "
+                                f"desc, desc_contains, desc_matches, class; got {self.by!r}")
+        if self.attr not in _UI_ATTRS:
+            raise DetectorError(f"ui.attr {self.attr!r} unknown; one of {', '.join(_UI_ATTRS)}")
+        if self.matches is not None:
+            _compile(self.matches, "ui.matches")
+        if self.by.endswith("_matches"):
+            _compile(self.value, "ui.value")
+
+    def _select(self, node: etree._Element) -> bool:
+        base = self.by.split("_")[0]
+        actual = node.get(_SELECTORS[base], "")
+        if self.by.endswith("_contains"):
+            return self.value in actual
+        if self.by.endswith("_matches"):
+            return re.fullmatch(self.value, actual) is not None
+        return actual == self.value
+
+    def check(self, probe: Probe) -> Verdict:
+        root = probe.hierarchy()
+        nodes = [n for n in root.iter("node") if self._select(n)]
+        if not nodes:
+            return Verdict(False, [f"{self.describe()}: no such element"])
+        comparisons = (self.equals, self.startswith, self.contains, self.matches)
+        if all(c is None for c in comparisons):
+            return Verdict(True, [f"{self.describe()}: element exists"])
+        seen = []
+        for node in nodes:
+            actual = "true" if self.attr == "displayed" else node.get(self.attr, "")
+            if self.strip_spaces:
+                actual = actual.replace(" ", "")
+            seen.append(actual)
+            if ((self.equals is None or actual == self.equals)
+                    and (self.startswith is None or actual.startswith(self.startswith))
+                    and (self.contains is None or self.contains in actual)
+                    and (self.matches is None or re.search(self.matches, actual))):
+                return Verdict(True, [f"{self.describe()}: {self.attr}={actual!r}"])
+        return Verdict(False, [f"{self.describe()}: {self.attr} was {seen!r}"])
+
+    def describe(self) -> str:
+        want = " ".join(f"{k}={v!r}" for k, v in (("equals", self.equals), (
+            "startswith", self.startswith), ("contains", self.contains),
+            ("matches", self.matches)) if v is not None)
+        return f"ui[{self.by}={self.value!r}].{self.attr} {want}".rstrip()
+
+
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "equals": lambda a, b: a == b,
+    "not_equals": lambda a, b: a != b,
+    "greater": lambda a, b: a > b,
+    "less": lambda a, b: a < b,
+    "at_least": lambda a, b: a >= b,
+    "at_most": lambda a, b: a <= b,
+}
+
+
+@dataclass
+class Shell(Detector):
+    """Run `cmd`, take the first group of `regex` (or the whole match) and compare it.
+
+    Operands are compared as numbers when both parse as numbers, else as strings. An
+    operand `"$reset"` is the value captured by the same command right after the reset.
+    """
+
+    cmd: str
+    regex: str = r"^(.*)$"
+    compare: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._pattern = _compile(self.regex, "shell.regex", flags=re.MULTILINE)
+        unknown = set(self.compare) - set(_COMPARISONS)
+        if unknown:
+            raise DetectorError(f"shell comparison {sorted(unknown)} unknown; "
+                                f"use {', '.join(_COMPARISONS)}")
+
+    @property
+    def key(self) -> str:
+        return f"shell:{self.cmd}"
+
+    def _read(self, probe: Probe) -> str | None:
+        m = self._pattern.search(probe.shell(self.cmd))
+        if not m:
+            return None
+        return (m.group(1) if m.groups() else m.group(0)).strip()
+
+    def capture(self, probe: Probe, into: dict[str, str]) -> None:
+        if RESET in (str(v) for v in self.compare.values()):
+            value = self._read(probe)
+            if value is None:
+                raise DeviceError(f"at reset `{self.cmd}` printed nothing matching /{self.regex}/")
+            into[self.key] = value
+
+    def check(self, probe: Probe) -> Verdict:
+        value = self._read(probe)
+        if value is None:
+            return Verdict(False, [f"{self.describe()}: output did not match /{self.regex}/"])
+        for op, operand in self.compare.items():
+            target = probe.reset_values.get(self.key) if str(operand) == RESET else str(operand)
+            if target is None:
+                return Verdict(False, [f"{self.describe()}: no value recorded at reset"])
+            a, b = _coerce(value), _coerce(target)
+            if type(a) is not type(b):
+                a, b = str(a), str(b)
+            if not _COMPARISONS[op](a, b):
+                return Verdict(False, [f"{self.describe()}: {value} is not {op} {target}"])
+        return Verdict(True, [f"{self.describe()}: {value}"])
+
+    def describe(self) -> str:
+        cmp = " ".join(f"{k} {v}" for k, v in self.compare.items())
+        return f"shell[{self.cmd}] {cmp}".rstrip()
+
+
+@dataclass
+class SqliteRow(Detector):
+    """Pull the database at `path`, run `query`; succeed when it returns at least one row
+    (or none, with `expect: none`). Parameters are bound, never formatted in."""
+
+    path: str
+    query: str
+    params: Sequence[Any] = ()
+    expect: str = "rows"
+
+    def __post_init__(self) -> None:
+        if self.expect not in ("rows", "none"):
+            raise DetectorError(f"sqlite.expect must be 'rows' or 'none', got {self.expect!r}")
+        if not self.query.lstrip().lower().startswith("select"):
+            raise DetectorError("sqlite.query must be a SELECT")
+
+    def check(self, probe: Probe) -> Verdict:
+        try:
+            data = probe.device.pull(self.path)
+        except DeviceError as exc:
+            return Verdict(False, [f"{self.describe()}: cannot pull ({exc})"])
+        with tempfile.TemporaryDirectory() as tmp:
+            db = Path(tmp) / "pulled.db"
+            db.write_bytes(data)
+            try:
+                with sqlite3.connect(db) as conn:
+                    rows = conn.execute(self.query, tuple(self.params)).fetchall()
+            except sqlite3.DatabaseError as exc:
+                return Verdict(False, [f"{self.describe()}: {exc}"])
+        ok = bool(rows) if self.expect == "rows" else not rows
+        return Verdict(ok, [f"{self.describe()}: {len(rows)} row(s)"])
+
+    def describe(self) -> str:
+        return f"sqlite[{self.path}] {self.query} -> {self.expect}"
+
+
+@dataclass
+class SharedPref(Detector):
+    """An entry of an Android shared-preferences file: `<element name=...>` and its
+    `value` attribute (booleans, ints) or its text (strings)."""
+
+    path: str
+    name: str
+    element: str = "string"
+    equals: str | None = None
+    text_equals: str | None = None
+
+    def check(self, probe: Probe) -> Verdict:
+        try:
+            root = etree.fromstring(probe.device.pull(self.path))
+        except (DeviceError, etree.XMLSyntaxError) as exc:
+            return Verdict(False, [f"{self.describe()}: cannot read ({exc})"])
+        for node in root.iter(self.element):
+            if node.get("name") != self.name:
+                continue
+            value, text = node.get("value"), node.text or ""
+            ok = ((self.equals is None or value == self.equals)
+                  and (self.text_equals is None or text == self.text_equals))
+            return Verdict(ok, [f"{self.describe()}: value={value!r} text={text!r}"])
+        return Verdict(False, [f"{self.describe()}: no <{self.element} name={self.name!r}>"])
+
+    def describe(self) -> str:
+        return f"shared_prefs[{self.path}] {self.element} {self.name}"
+
+
+# -- combinators ---------------------------------------------------------------------------
+
+
+@dataclass
+class All(Detector):
+    parts: list[Detector]
+
+    def check(self, probe: Probe) -> Verdict:
+        trace, ok = [], True
+        for part in self.parts:
+            verdict = part.check(probe)
+            trace += verdict.trace
+            ok = ok and verdict.ok
+        return Verdict(ok, trace)
+
+    def capture(self, probe: Probe, into: dict[str, str]) -> None:
+        for part in self.parts:
+            part.capture(probe, into)
+
+    def describe(self) -> str:
+        return "all(" + ", ".join(p.describe() for p in self.parts) + ")"
+
+
+@dataclass
+class Any_(Detector):
+    parts: list[Detector]
+
+    def check(self, probe: Probe) -> Verdict:
+        trace = []
+        for part in self.parts:
+            verdict = part.check(probe)
+            trace += verdict.trace
+            if verdict.ok:
+                return Verdict(True, trace)
+        return Verdict(False, trace)
+
+    def capture(self, probe: Probe, into: dict[str, str]) -> None:
+        for part in self.parts:
+            part.capture(probe, into)
+
+    def describe(self) -> str:
+        return "any(" + ", ".join(p.describe() for p in self.parts) + ")"
+
+
+@dataclass
+class Not(Detector):
+    part: Detector
+
+    def check(self, probe: Probe) -> Verdict:
+        verdict = self.part.check(probe)
+        return Verdict(not verdict.ok, [f"not: {line}" for line in verdict.trace])
+
+    def capture(self, probe: Probe, into: dict[str, str]) -> None:
+        self.part.capture(probe, into)
+
+    def describe(self) -> str:
+        return f"not({self.part.describe()})"
+
+
+# -- parsing -------------------------------------------------------------------------------
+
+_PRIMITIVES: dict[str, type[Detector]] = {
+    "logcat": Logcat, "ui": Ui, "shell": Shell, "sqlite": SqliteRow, "shared_prefs": SharedPref,
+}
+
+
+def parse(spec: Any, where: str = "success") -> Detector:
+    """Build a detector from its data form; errors name the path inside the expression."""
+    if not isinstance(spec, Mapping) or len(spec) != 1:
+        raise DetectorError(f"{where}: expected a mapping with one key (one of "
+                            f"{', '.join([*_PRIMITIVES, 'all', 'any', 'not'])}), got {spec!r}")
+    (kind, body), = spec.items()
+    if kind in ("all", "any"):
+        if not isinstance(body, list) or not body:
+            raise DetectorError(f"{where}.{kind}: expected a non-empty list")
+        parts = [parse(p, f"{where}.{kind}[{i}]") for i, p in enumerate(body)]
+        return All(parts) if kind == "all" else Any_(parts)
+    if kind == "not":
+        return Not(parse(body, f"{where}.not"))
+    cls = _PRIMITIVES.get(kind)
+    if cls is None:
+        raise DetectorError(f"{where}: unknown detector {kind!r}; use "
+                            f"{', '.join([*_PRIMITIVES, 'all', 'any', 'not'])}")
+    if not isinstance(body, Mapping):
+        raise DetectorError(f"{where}.{kind}: expected a mapping of fields, got {body!r}")
+    try:
+        return cls(**body)
+    except TypeError as exc:
+        fields = ", ".join(f.name for f in cls.__dataclass_fields__.values())
+        raise DetectorError(f"{where}.{kind}: {exc}; fields are {fields}") from None
+    except DetectorError as exc:
+        raise DetectorError(f"{where}.{kind}: {exc}") from None
+
+
+def _compile(pattern: str, what: str, flags: int = 0) -> re.Pattern:
+    try:
+        return re.compile(pattern, flags)
+    except re.error as exc:
+        raise DetectorError(f"{what} is not a valid regex ({exc}): {pattern!r}") from None
+
+
+def _coerce(value: str) -> float | str:
+    try:
+        return float(value)
+    except ValueError:
+        return value

@@ -1,0 +1,291 @@
+"""What every scripted expert shares: reading the screen, finding elements, acting.
+
+Experts act only through the environment's JSON action interface (clicks at element
+centres, scrolls, navigation keys) and read only the observation's view hierarchy. They
+find elements by resource-id and by position among same-id siblings, never by translated
+text, so one expert works in every language and layout. The one exception is a launcher
+icon, which carries no resource-id on Android: it is found by the app's label in any of
+the 15 locales (`bmoca.formats.apps.labels_of`).
+
+An expert is a plan: a list of stages, each of which looks at the screen and either
+returns an action or reports that it is satisfied, which moves the plan on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+
+from bmoca.formats import apps as app_table
+
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+Action = dict[str, Any]
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+
+
+@dataclass(frozen=True)
+class Node:
+    id: str
+    text: str
+    desc: str
+    cls: str
+    package: str
+    checked: bool
+    scrollable: bool
+    bounds: tuple[int, int, int, int]
+
+    @property
+    def center(self) -> tuple[int, int]:
+        x1, y1, x2, y2 = self.bounds
+        return (x1 + x2) // 2, (y1 + y2) // 2
+
+    @property
+    def height(self) -> int:
+        return self.bounds[3] - self.bounds[1]
+
+
+class Screen:
+    """The nodes of one hierarchy dump, in document order."""
+
+    def __init__(self, xml: str):
+        root = etree.fromstring(xml.encode("utf-8"))
+        self.nodes: list[Node] = []
+        for el in root.iter("node"):
+            m = _BOUNDS.fullmatch(el.get("bounds", ""))
+            if not m:
+                continue
+            self.nodes.append(Node(
+                id=el.get("resource-id", ""), text=el.get("text", ""),
+                desc=el.get("content-desc", ""), cls=el.get("class", ""),
+                package=el.get("package", ""), checked=el.get("checked") == "true",
+                scrollable=el.get("scrollable") == "true",
+                bounds=tuple(int(v) for v in m.groups())))  # type: ignore[arg-type]
+        self.package = self.nodes[0].package if self.nodes else ""
+
+    def all(self, id: str) -> list[Node]:
+        return [n for n in self.nodes if n.id == id]
+
+    def first(self, id: str) -> Node | None:
+        found = self.all(id)
+        return found[0] if found else None
+
+    def has(self, id: str) -> bool:
+        return any(n.id == id for n in self.nodes)
+
+    def signature(self) -> tuple:
+        """Changes whenever what is on screen changes (to detect the end of a list)."""
+        return tuple((n.id, n.text, n.bounds) for n in self.nodes)
+
+    def rtl(self) -> bool | None:
+        """Whether the layout is mirrored, judged from a list row's icon and title."""
+        icons, titles = self.all("android:id/icon"), self.all("android:id/title")
+        if icons and titles:
+            return icons[0].center[0] > titles[0].center[0]
+        return None
+
+
+def click(node: Node) -> Action:
+    x, y = node.center
+    return {"action_type": "click", "x": x, "y": y}
+
+
+def click_at(node: Node, fx: float) -> Action:
+    """A tap at fraction `fx` of the node's width (a slider position)."""
+    x1, _y1, x2, _y2 = node.bounds
+    pad = (x2 - x1) * 0.04
+    return {"action_type": "click", "x": int(x1 + pad + (x2 - x1 - 2 * pad) * fx),
+            "y": node.center[1]}
+
+
+SCROLL_DOWN: Action = {"action_type": "scroll", "direction": "down"}
+"""Reveal what is below: the finger moves up from the centre of the screen."""
+HOME: Action = {"action_type": "navigate_home"}
+BACK: Action = {"action_type": "navigate_back"}
+WAIT: Action = {"action_type": "wait"}
+
+Stage = Callable[[Screen, "Expert"], Action | None]
+"""Returns the next action, or None when the stage is already satisfied."""
+
+
+class ExpertStuck(RuntimeError):
+    """The expert cannot find what its plan needs; the message says which stage and why."""
+
+
+class Expert:
+    """Runs a plan of stages; `act` takes an observation with an `xml` entry."""
+
+    action_mode = "json"
+    observation_modes = ("xml",)
+    name = "expert"
+
+    def __init__(self, stages: Sequence[Stage]):
+        self.stages = list(stages)
+        self.reset("")
+
+    def reset(self, goal: str, seed: int | None = None) -> None:
+        self.stage = 0
+        self.memory: dict[str, Any] = {}
+        """What the expert learnt about the device (e.g. `rtl`), kept for the episode."""
+        self.scratch: dict[str, Any] = {}
+        """Counters of the current stage, cleared when the plan moves on."""
+
+    def act(self, observation: dict[str, Any]) -> Action:
+        screen = Screen(observation["xml"])
+        if screen.rtl() is not None:
+            self.memory["rtl"] = screen.rtl()
+        for _ in range(len(self.stages) + 1):
+            if self.stage >= len(self.stages):
+                return {"action_type": "status", "goal_status": "complete"}
+            action = self.stages[self.stage](screen, self)
+            if action is not None:
+                return action
+            self._next()
+        return WAIT
+
+    def _next(self) -> None:
+        self.stage += 1
+        self.scratch.clear()
+
+    def advance_after(self, action: Action) -> Action:
+        """Return `action` and move to the next stage (for one-shot taps)."""
+        self._next()
+        return action
+
+    def scroll_or_fail(self, screen: Screen, why: str, limit: int = 8) -> Action:
+        count = self.scratch.get("scrolls", 0)
+        if count >= limit:
+            raise ExpertStuck(f"stage {self.stage}: {why} (after {count} scrolls)")
+        self.scratch["scrolls"] = count + 1
+        return SCROLL_DOWN
+
+
+# -- stages shared by the app experts ----------------------------------------------------------
+
+
+def open_app(package: str) -> Stage:
+    """From anywhere, get the app to the foreground through the launcher."""
+    labels = app_table.labels_of(package)
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        if screen.package == package:
+            return None
+        if screen.package != LAUNCHER:
+            return HOME
+        icons = [n for n in screen.nodes if n.cls == "android.widget.TextView"
+                 and n.text in labels and n.height > 0]
+        if icons:
+            return click(icons[0])  # the stage is satisfied once the app is in front
+        return expert.scroll_or_fail(screen, f"no launcher icon for {package}")
+
+    return stage
+
+
+def tap_id(id: str, index: int = 0) -> Stage:
+    """Tap the `index`-th element with this resource-id in the page's list, counting from
+    the top of the list; scrolls down until that element is fully shown.
+
+    Rows scrolled off the top are accounted for by lining up the elements seen before and
+    after each scroll (the same row shows the same text on both screens, whatever the
+    language), so `index` keeps counting from the top of the whole list.
+    """
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        found = screen.all(id)
+        first = _first_visible_index(found, expert)
+        k = index - first
+        if 0 <= k < len(found) and _fully_shown(found[k], screen):
+            return expert.advance_after(click(found[k]))
+        expert.scratch["before_scroll"] = ([_identity(n) for n in found], first)
+        return expert.scroll_or_fail(screen, f"no {id} #{index} on screen")
+
+    return stage
+
+
+def _identity(node: Node) -> tuple[str, str]:
+    return (node.text, node.desc)
+
+
+def _first_visible_index(found: list[Node], expert: Expert) -> int:
+    """Index in the whole list of the first element shown now (0 before any scroll)."""
+    before = expert.scratch.get("before_scroll")
+    if before is None:
+        return 0
+    previous, first = before
+    now = [_identity(n) for n in found]
+    for offset in range(len(previous)):
+        overlap = min(len(previous) - offset, len(now))
+        if overlap and previous[offset:offset + overlap] == now[:overlap]:
+            return first + offset
+    raise ExpertStuck(f"stage {expert.stage}: lost track of the list while scrolling "
+                      "(no row in common before and after the scroll)")
+
+
+def set_switch(id: str, index: int = 0, *, checked: bool | None = None) -> Stage:
+    """Make the `index`-th switch with this id checked or not (None: flip it once)."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        found = screen.all(id)
+        if len(found) <= index or not _fully_shown(found[index], screen):
+            return expert.scroll_or_fail(screen, f"no switch {id} #{index} on screen")
+        switch = found[index]
+        if checked is not None and switch.checked == checked:
+            return None
+        return expert.advance_after(click(switch))
+
+    return stage
+
+
+def slide(id: str, index: int, fraction: float) -> Stage:
+    """Tap a slider at `fraction` of its range (mirrored in right-to-left layouts)."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        found = screen.all(id)
+        if len(found) <= index or not _fully_shown(found[index], screen):
+            return expert.scroll_or_fail(screen, f"no slider {id} #{index} on screen")
+        fx = 1.0 - fraction if expert.memory.get("rtl") else fraction
+        return expert.advance_after(click_at(found[index], fx))
+
+    return stage
+
+
+def tap_if_shown(id: str) -> Stage:
+    """Dismiss an optional dialog: tap `id` if it is on screen, else move on."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        node = screen.first(id)
+        return expert.advance_after(click(node)) if node else None
+
+    return stage
+
+
+def wait_for(id: str) -> Stage:
+    """Move on once `id` is on screen (after a tap that opens a page)."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        if screen.has(id):
+            return None
+        count = expert.scratch.get("waits", 0)
+        if count >= 3:
+            raise ExpertStuck(f"stage {expert.stage}: {id} never appeared")
+        expert.scratch["waits"] = count + 1
+        return WAIT
+
+    return stage
+
+
+def _fully_shown(node: Node, screen: Screen) -> bool:
+    """Inside its scroll container, with room to spare (a clipped row may not take taps)."""
+    containers = [n for n in screen.nodes if n.scrollable and _inside(node.bounds, n.bounds)]
+    if not containers:
+        return node.height > 0
+    x1, y1, x2, y2 = containers[-1].bounds
+    return node.bounds[1] >= y1 and node.bounds[3] <= y2 - 4 and node.height > 0
+
+
+def _inside(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
+    return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
+            and inner[1] < outer[3])
