@@ -130,3 +130,177 @@ def dump(config: str = typer.Option("train_env_000", help="configuration id")) -
 
 if __name__ == "__main__":
     app()
+
+
+# -- tasks, evaluation, validation ----------------------------------------------------------
+
+
+def _tasks(spec: str):
+    from bmoca import tasks
+
+    try:
+        return tasks.select(spec)
+    except tasks.TaskError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--tasks") from None
+
+
+def _config_ids(split: str, config_spec: str | None) -> list[str]:
+    from bmoca import configs
+
+    try:
+        if config_spec:
+            chosen = [c.strip() for c in config_spec.split(",") if c.strip()]
+            for cid in chosen:
+                configs.get(cid)
+            return chosen
+        return configs.ids(split)
+    except (KeyError, ValueError) as exc:
+        raise typer.BadParameter(str(exc).strip("'\""),
+                                 param_hint="--configs" if config_spec else "--split") from None
+
+
+@app.command("tasks")
+def list_tasks(app_name: str = typer.Option(None, "--app", help="only this app"),
+               category: str = typer.Option(None, help="only this category")) -> None:
+    """List the tasks: id, app, category, step limit, and whether the criterion deviates
+    from the reference implementation's."""
+    from bmoca import tasks
+
+    table = Table("id", "app", "category", "steps", "set-up", "deviates")
+    for task in tasks.list(app=app_name, category=category):
+        table.add_row(task.id, task.app, task.category, str(task.step_limit),
+                      str(len(task.setup)) if task.setup else "",
+                      "yes" if task.reference.get("deviation") else "")
+    console.print(table)
+
+
+def _progress():
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
+                    TimeRemainingColumn(), console=console)
+
+
+@app.command("eval")
+def evaluate_command(
+    agent: str = typer.Option("expert", help="expert, random, random:dual_gesture or noop"),
+    task_spec: str = typer.Option("settings", "--tasks",
+                                  help="all, representative, an app, a category, task ids or "
+                                       "patterns with *, comma-separated"),
+    split: str = typer.Option("test", help="train, test or all configurations"),
+    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids "
+                                    "(overrides --split)"),
+    repeats: int = typer.Option(3, min=1, help="episodes per task and configuration"),
+    workers: int = typer.Option(1, min=1, help="worker processes"),
+    seed: int = typer.Option(0, help="base seed; each episode's seed derives from it"),
+    run_dir: Path = typer.Option(None, help="where results.sqlite goes (default "
+                                 "runs/<agent>-<tasks>-<split>); rerunning resumes it"),
+) -> None:
+    """Evaluate an agent: every task x configuration x repeat, stored in SQLite, resumable."""
+    from bmoca import agents
+    from bmoca.eval import evaluate, metrics
+    from bmoca.eval.store import Store, StoreError
+
+    task_list = _tasks(task_spec)
+    config_ids = _config_ids(split, config_spec)
+    try:
+        for task in task_list[:1]:
+            agents.build(agent, task)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--agent") from None
+    run_dir = run_dir or evaluate.default_run_dir(agent, task_spec, config_spec or split)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    run_id = run_dir.name
+    try:
+        store = Store(run_dir)
+    except StoreError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    with store, _progress() as progress:
+        bar = progress.add_task(f"{agent}", total=None, status="")
+        counts = {"ok": 0, "fail": 0, "error": 0}
+
+        def started(total: int, done: int) -> None:
+            progress.update(bar, total=total, completed=done,
+                            status=f"{done} already stored" if done else "")
+
+        def finished(outcome) -> None:
+            counts["error" if outcome.error else "ok" if outcome.success else "fail"] += 1
+            progress.update(bar, advance=1, status=(
+                f"success {counts['ok']}  fail {counts['fail']}  error {counts['error']}"))
+
+        try:
+            evaluate.evaluate(store, run_id, agent, task_list, config_ids, repeats, seed=seed,
+                              workers=workers, on_start=started, on_episode=finished,
+                              spec={"split": split})
+        except StoreError as exc:
+            progress.stop()
+            console.print(f"[red]error:[/] {exc}")
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            progress.stop()
+            console.print(f"[yellow]interrupted[/]: finished episodes are in {run_dir}; run the "
+                          "same command again to resume.")
+            raise typer.Exit(130) from None
+        rows = [e for e in store.episodes(run_id) if e.agent == agent]
+    table = metrics.success_table(rows)
+    console.print()
+    metrics.render(table, console=console)
+    (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n", "utf-8")
+    console.print(f"\nresults: {run_dir / 'results.sqlite'}  table: {run_dir / 'results.md'}")
+
+
+@app.command()
+def validate(
+    task_spec: str = typer.Option("all", "--tasks", help="which tasks (as for eval)"),
+    split: str = typer.Option("all", help="train, test or all configurations"),
+    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids"),
+    workers: int = typer.Option(2, min=1, help="worker processes"),
+    screens: Path = typer.Option(None, help="write the last screen of each problem here"),
+) -> None:
+    """Check every task: its expert must succeed and doing nothing must fail, in every
+    configuration. Exits 1 and lists each problem with its last screen."""
+    import time
+
+    from bmoca.eval.validate import validate as run_validation
+
+    task_list = [t for t in _tasks(task_spec) if t.expert]
+    config_ids = _config_ids(split, config_spec)
+    started = time.perf_counter()
+    with _progress() as progress:
+        bar = progress.add_task("validate", total=None, status="")
+        problems = run_validation(
+            task_list, config_ids, workers=workers,
+            on_start=lambda total: progress.update(bar, total=total),
+            on_episode=lambda outcome: progress.update(bar, advance=1))
+    seconds = time.perf_counter() - started
+    episodes = 2 * len(task_list) * len(config_ids)
+    if not problems:
+        console.print(f"[green]ok[/]: {len(task_list)} tasks x {len(config_ids)} configurations: "
+                      f"every expert succeeded and doing nothing never did "
+                      f"({episodes} episodes, {seconds:.1f} s).")
+        return
+    if screens:
+        screens.mkdir(parents=True, exist_ok=True)
+    for number, problem in enumerate(problems, 1):
+        console.print(f"[red]error[/] {problem.config_id}  {problem.task_id}: {problem.what}")
+        for line in problem.trace[-4:]:
+            console.print(f"    {line}", markup=False, highlight=False)
+        if screens and problem.last_screen:
+            path = screens / f"{number:03d}_{problem.agent}_{problem.config_id}.txt"
+            path.write_text(f"{problem.task_id}\n{problem.what}\n\n{problem.last_screen}\n",
+                            "utf-8")
+            console.print(f"    last screen: {path}")
+        elif problem.last_screen:
+            console.print(f"    last screen: {problem.last_screen[:600]}", markup=False,
+                          highlight=False)
+    console.print(f"{len(problems)} problem(s) in {episodes} episodes ({seconds:.1f} s).")
+    raise typer.Exit(1)

@@ -147,8 +147,16 @@ def _steps(cell: Cell) -> str:
     return "–" if cell.episodes == 0 else f"{cell.mean_steps:.1f}"
 
 
+def _config_labels(configs: Sequence[str]) -> list[str]:
+    """Column headers: the preset number (`test_env_100` -> `100`) when that is unambiguous."""
+    short = [c.rsplit("_", 1)[-1] for c in configs]
+    if all(c.startswith(("train_env_", "test_env_")) for c in configs) and len(set(short)) == len(short):
+        return short
+    return list(configs)
+
+
 def _matrix_rows(table: Table) -> tuple[list[str], list[list[str]]]:
-    header = ["task", *table.configs, "all"]
+    header = ["task", *_config_labels(table.configs), "all"]
     rows = [
         [t, *(format_cell(table.cells[(t, c)]) for c in table.configs), format_cell(table.per_task[t])]
         for t in table.tasks
@@ -190,7 +198,9 @@ def _rich(header: list[str], rows: list[list[str]], title: str | None, compact: 
         show_lines=False,
     )
     for i, name in enumerate(header):
-        out.add_column(name, justify="left" if i == 0 else "right", no_wrap=True)
+        # task ids wrap (fold) before the numbers get squeezed
+        out.add_column(name, justify="left" if i == 0 else "right", no_wrap=i > 0,
+                       overflow="fold" if i == 0 else "ellipsis")
     for i, r in enumerate(rows):
         out.add_row(*r, end_section=(i == len(rows) - 2))
     return out
@@ -206,14 +216,15 @@ def render(table: Table, *, console: Console | None = None) -> None:
     """Print the table: a task x config matrix, or with many configs a per-task summary
     followed by the matrix only when the console is wide enough for it."""
     console = console or Console()
-    if len(table.configs) <= MATRIX_MAX_CONFIGS:
-        console.print(_rich(*_matrix_rows(table), title=None, compact=False))
+    header, rows = _matrix_rows(table)
+    fits = _width(header, rows) <= console.width
+    if len(table.configs) <= MATRIX_MAX_CONFIGS and fits:
+        console.print(_rich(header, rows, title=None, compact=False))
         console.print(_caption(table), style="dim")
         return
     console.print(_rich(*_summary_rows(table), title=None, compact=False))
     console.print(_caption(table), style="dim")
-    header, rows = _matrix_rows(table)
-    if _width(header, rows) <= console.width:
+    if fits:
         console.print(_rich(header, rows, title="success % by task x config", compact=True))
 
 
