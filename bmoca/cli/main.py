@@ -128,10 +128,6 @@ def dump(config: str = typer.Option("train_env_000", help="configuration id")) -
     sys.stdout.write(device.dump_hierarchy() + "\n")
 
 
-if __name__ == "__main__":
-    app()
-
-
 # -- tasks, evaluation, validation ----------------------------------------------------------
 
 
@@ -226,16 +222,19 @@ def evaluate_command(
         raise typer.Exit(2) from None
     with store, _progress() as progress:
         bar = progress.add_task(f"{agent}", total=None, status="")
-        counts = {"ok": 0, "fail": 0, "error": 0}
+        counts = {"ok": 0, "fail": 0, "error": 0, "stored": 0}
 
         def started(total: int, done: int) -> None:
+            counts["stored"] = done
             progress.update(bar, total=total, completed=done,
                             status=f"{done} already stored" if done else "")
 
         def finished(outcome) -> None:
             counts["error" if outcome.error else "ok" if outcome.success else "fail"] += 1
+            resumed = f"{counts['stored']} already stored, " if counts["stored"] else ""
             progress.update(bar, advance=1, status=(
-                f"success {counts['ok']}  fail {counts['fail']}  error {counts['error']}"))
+                f"{resumed}success {counts['ok']}  fail {counts['fail']}  "
+                f"error {counts['error']}"))
 
         try:
             evaluate.evaluate(store, run_id, agent, task_list, config_ids, repeats, seed=seed,
@@ -304,3 +303,7 @@ def validate(
                           highlight=False)
     console.print(f"{len(problems)} problem(s) in {episodes} episodes ({seconds:.1f} s).")
     raise typer.Exit(1)
+
+
+if __name__ == "__main__":
+    app()

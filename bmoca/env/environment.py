@@ -99,7 +99,7 @@ class BmocaEnv(gymnasium.Env):
             error = f"{type(exc).__name__}: {exc}"
             self.invalid_actions += 1
         changed = error is None
-        observation = self._observe() if changed else self._last_observation
+        observation = self._observe() if changed else _copy(self._last_observation)
         verdict = self.task.is_successful(self.device, self._start, self._xml) if changed else None
         if verdict is not None and verdict.ok:
             self.success = True
@@ -206,6 +206,11 @@ class BmocaEnv(gymnasium.Env):
                 "invalid_actions": self.invalid_actions}
         info.update({k: v for k, v in extra.items() if v is not None})
         return info
+
+
+def _copy(observation: dict[str, Any]) -> dict[str, Any]:
+    """A new observation object each step: callers may keep and modify what they get."""
+    return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in observation.items()}
 
 
 def make(task: tasks.Task | str, config: str | DeviceConfig = "test_env_100",

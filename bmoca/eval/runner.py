@@ -25,10 +25,14 @@ Progress = Callable[["Outcome"], None]
 @dataclass(frozen=True)
 class EpisodeSpec:
     agent: str
-    task_id: str
+    task: tasks.Task
     config_id: str
     repeat: int
     seed: int
+
+    @property
+    def task_id(self) -> str:
+        return self.task.id
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -75,7 +79,7 @@ def episode_seed(base_seed: int, task_id: str, config_id: str, repeat: int) -> i
 def plan(agent: str, task_list: Sequence[tasks.Task], config_ids: Sequence[str], repeats: int,
          base_seed: int = 0) -> list[EpisodeSpec]:
     """Episodes ordered by configuration, so consecutive episodes reuse a phone."""
-    return [EpisodeSpec(agent, task.id, config_id, repeat,
+    return [EpisodeSpec(agent, task, config_id, repeat,
                         episode_seed(base_seed, task.id, config_id, repeat))
             for config_id in config_ids for task in task_list for repeat in range(repeats)]
 
@@ -87,7 +91,7 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
     started = time.perf_counter()
     env = None
     try:
-        task = tasks.get(spec.task_id)
+        task = spec.task
         agent = agents.build(spec.agent, task)
         modes = tuple(agent.observation_modes)
         if keep_screen and "text" not in modes:
