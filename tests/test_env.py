@@ -145,3 +145,16 @@ def test_unknown_names_are_clear_errors():
         bmoca.make(WIFI, action="telepathy")
     with pytest.raises(KeyError, match="nope"):
         bmoca.make(WIFI, config="nope")
+
+
+@pytest.mark.parametrize("config", ["test_env_100", "test_env_109"])  # en-US phone, ar-EG tablet
+def test_text_press_actions_hit_the_navigation_bar_in_ltr_and_rtl(pool, config):
+    env = bmoca.make(WIFI, config, device=pool, observation="xml", action="text")
+    env.reset(seed=0)
+    env.device.shell("am start -n com.android.settings/.Settings")
+    obs, *_ = env.step('Action: swipe("down")')
+    assert 'package="com.android.settings"' in obs["xml"]
+    obs, *_ = env.step('Action: press("BACK")')
+    assert 'package="com.google.android.apps.nexuslauncher"' in obs["xml"]
+    obs, *_ = env.step("Action: press('OVERVIEW')")
+    assert "overview_panel" in obs["xml"]
