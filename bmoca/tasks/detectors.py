@@ -104,8 +104,9 @@ class Logcat(Detector):
     regex: str
 
     def __post_init__(self) -> None:
-        tag, sep, prio = self.filter.rpartition(":")
-        if not sep or not tag or prio not in PRIORITIES:
+        tag, sep, prio = str(self.filter).rpartition(":")
+        if not isinstance(self.filter, str) or not sep or not tag or len(prio) != 1 \
+                or prio not in PRIORITIES:
             raise DetectorError(f"logcat.filter must be TAG:P with P one of {PRIORITIES}, "
                                 f"got {self.filter!r}")
         self._pattern = _compile(self.regex, "logcat.regex")
@@ -150,7 +151,7 @@ class Ui(Detector):
     """Compare with spaces removed (the dialer's contact name vs. a formatted number)."""
 
     def __post_init__(self) -> None:
-        base = self.by.split("_")[0]
+        base = str(self.by).split("_")[0]
         if base not in _SELECTORS or self.by not in (base, f"{base}_contains", f"{base}_matches"):
             raise DetectorError(f"ui.by must be one of id, text, text_contains, text_matches, "
                                 f"desc, desc_contains, desc_matches, class; got {self.by!r}")
@@ -222,6 +223,9 @@ class Shell(Detector):
 
     def __post_init__(self) -> None:
         self._pattern = _compile(self.regex, "shell.regex", flags=re.MULTILINE)
+        if not isinstance(self.compare, Mapping):
+            raise DetectorError(f"shell.compare must be a mapping such as {{greater: $reset}}, "
+                                f"got {self.compare!r}")
         unknown = set(self.compare) - set(_COMPARISONS)
         if unknown:
             raise DetectorError(f"shell comparison {sorted(unknown)} unknown; "
@@ -277,7 +281,7 @@ class SqliteRow(Detector):
     def __post_init__(self) -> None:
         if self.expect not in ("rows", "none"):
             raise DetectorError(f"sqlite.expect must be 'rows' or 'none', got {self.expect!r}")
-        if not self.query.lstrip().lower().startswith("select"):
+        if not isinstance(self.query, str) or not self.query.lstrip().lower().startswith("select"):
             raise DetectorError("sqlite.query must be a SELECT")
 
     def check(self, probe: Probe) -> Verdict:

@@ -25,10 +25,24 @@ SETUP_KINDS = {
 }
 
 
+class _YamlLoader(yaml.SafeLoader):
+    """SafeLoader that leaves an impossible date (2024-13-01) a string instead of raising a
+    bare ValueError, so that the field check below reports it with file, task and field."""
+
+    def construct_yaml_timestamp(self, node):
+        try:
+            return super().construct_yaml_timestamp(node)
+        except ValueError:
+            return self.construct_scalar(node)
+
+
+_YamlLoader.add_constructor("tag:yaml.org,2002:timestamp", _YamlLoader.construct_yaml_timestamp)
+
+
 def load_file(path: str | Path) -> list[Task]:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text("utf-8"))
+        data = yaml.load(path.read_text("utf-8"), Loader=_YamlLoader)  # a SafeLoader
     except (OSError, yaml.YAMLError) as exc:
         raise TaskError(f"{path}: cannot read task file: {exc}") from None
     if not isinstance(data, list):
@@ -74,6 +88,8 @@ def _task(path: Path, index: int, entry: Any) -> Task:
             experts.check_plan(plan)
         except experts.PlanError as exc:
             raise TaskError(f"{where}: field {exc}") from None
+        except (KeyError, ValueError) as exc:  # a stage that rejects its argument's value
+            raise TaskError(f"{where}: field expert: {exc.args[0] if exc.args else exc}") from None
     representative = entry.get("representative", False)
     if not isinstance(representative, bool):
         raise TaskError(f"{where}: field representative: expected true or false")
