@@ -260,7 +260,7 @@ BAD_ENTRIES = {
     "bad expert arguments": (with_(expert=[{"tap_id": {"idd": "x"}}]), "expert[0]: tap_id"),
     "expert not a list": (with_(expert="open_app"), "expert"),
     "expert opens an unknown app": (with_(expert=[{"open_app": "com.example.nothing"}]),
-                                    "field expert: no app label for package 'com.example.nothing'"),
+                                    "field expert[0]: open_app: no app label for package 'com.example.nothing'"),
     "representative not a bool": (with_(representative="yes"), "representative"),
     "unknown set-up kind": (with_(setup=[{"reboot": {"now": True}}]), "setup[0]: unknown step"),
     "set-up step not a mapping": (with_(setup=["svc wifi disable"]), "setup[0]"),

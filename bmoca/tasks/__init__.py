@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import builtins
+import difflib
 import fnmatch
 from functools import cache
 from importlib import resources
@@ -38,7 +39,9 @@ def get(task_id: str) -> Task:
     for task in all_tasks():
         if task.id == task_id:
             return task
-    close = [t.id for t in all_tasks() if task_id.lower() in t.id.lower()][:5]
+    ids = [t.id for t in all_tasks()]
+    close = [i for i in ids if task_id.lower() in i.lower()][:5] or difflib.get_close_matches(
+        task_id, ids, n=3, cutoff=0.8)
     hint = f"; did you mean {', '.join(close)}?" if close else "; see `bmoca tasks`"
     raise TaskError(f"unknown task id {task_id!r}{hint}")
 

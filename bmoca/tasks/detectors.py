@@ -239,7 +239,8 @@ class Shell(Detector):
         m = self._pattern.search(probe.shell(self.cmd))
         if not m:
             return None
-        return (m.group(1) if m.groups() else m.group(0)).strip()
+        value = m.group(1) if m.groups() else m.group(0)
+        return None if value is None else value.strip()
 
     def capture(self, probe: Probe, into: dict[str, str]) -> None:
         if RESET in (str(v) for v in self.compare.values()):

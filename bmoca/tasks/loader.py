@@ -88,8 +88,6 @@ def _task(path: Path, index: int, entry: Any) -> Task:
             experts.check_plan(plan)
         except experts.PlanError as exc:
             raise TaskError(f"{where}: field {exc}") from None
-        except (KeyError, ValueError) as exc:  # a stage that rejects its argument's value
-            raise TaskError(f"{where}: field expert: {exc.args[0] if exc.args else exc}") from None
     representative = entry.get("representative", False)
     if not isinstance(representative, bool):
         raise TaskError(f"{where}: field representative: expected true or false")

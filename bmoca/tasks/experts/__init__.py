@@ -40,8 +40,8 @@ def _stage(item: Any, where: str) -> base.Stage:
         raise PlanError(f"{where}: unknown stage {name!r}; stages are {', '.join(STAGES)}")
     try:
         return factory(**arg) if isinstance(arg, Mapping) else factory(arg)
-    except TypeError as exc:
-        raise PlanError(f"{where}: {name}: {exc}") from None
+    except (TypeError, KeyError, ValueError) as exc:  # wrong arguments, or an unknown app
+        raise PlanError(f"{where}: {name}: {exc.args[0] if exc.args else exc}") from None
 
 
 def check_plan(plan: Any, where: str = "expert") -> None:
