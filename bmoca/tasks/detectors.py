@@ -339,7 +339,10 @@ class SharedPref(Detector):
 
 @dataclass
 class All(Detector):
+    """True when every part is; every part is checked, so the trace shows them all."""
+
     parts: list[Detector]
+    word = "all"
 
     def check(self, probe: Probe) -> Verdict:
         trace, ok = [], True
@@ -354,12 +357,14 @@ class All(Detector):
             part.capture(probe, into)
 
     def describe(self) -> str:
-        return "all(" + ", ".join(p.describe() for p in self.parts) + ")"
+        return f"{self.word}(" + ", ".join(p.describe() for p in self.parts) + ")"
 
 
 @dataclass
-class Any_(Detector):
-    parts: list[Detector]
+class Any_(All):
+    """True when one part is; stops at the first that is."""
+
+    word = "any"
 
     def check(self, probe: Probe) -> Verdict:
         trace = []
@@ -369,13 +374,6 @@ class Any_(Detector):
             if verdict.ok:
                 return Verdict(True, trace)
         return Verdict(False, trace)
-
-    def capture(self, probe: Probe, into: dict[str, str]) -> None:
-        for part in self.parts:
-            part.capture(probe, into)
-
-    def describe(self) -> str:
-        return "any(" + ", ".join(p.describe() for p in self.parts) + ")"
 
 
 @dataclass
