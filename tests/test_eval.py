@@ -133,3 +133,23 @@ def test_validate_command_passes_for_the_settings_tasks_in_all_45_configurations
     result = bmoca_cli("validate", "--tasks", "settings", "--workers", "2", cwd=tmp_path)
     assert result.returncode == 0, result.stdout
     assert "15 tasks x 45 configurations" in result.stdout
+
+
+def test_sigterm_stops_a_parallel_run_cleanly(tmp_path):
+    run_dir = tmp_path / "run"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bmoca.cli.main", "eval", "--tasks", "settings", "--split", "all",
+         "--repeats", "2", "--workers", "2", "--run-dir", str(run_dir)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    db = run_dir / "results.sqlite"
+    deadline = time.time() + 120
+    while time.time() < deadline and not db.exists():
+        time.sleep(0.05)
+    time.sleep(1.0)
+    process.send_signal(signal.SIGTERM)
+    out, _ = process.communicate(timeout=60)
+    assert process.returncode == 130, out
+    assert "run the same command again to resume" in out
+    with Store(run_dir) as store:
+        episodes = store.episodes()
+    assert episodes and all(e.status == "done" for e in episodes)

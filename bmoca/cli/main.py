@@ -185,6 +185,17 @@ def _progress():
                     TimeRemainingColumn(), console=console)
 
 
+def _terminate_like_ctrl_c() -> None:
+    """SIGTERM (a job scheduler, `kill`) stops a run as Ctrl-C does: workers shut down and
+    the finished episodes stay stored."""
+    import signal
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 @app.command("eval")
 def evaluate_command(
     agent: str = typer.Option("expert", help="expert, random, random:dual_gesture or noop"),
@@ -212,6 +223,7 @@ def evaluate_command(
             agents.build(agent, task)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--agent") from None
+    _terminate_like_ctrl_c()
     run_dir = run_dir or evaluate.default_run_dir(agent, task_spec, config_spec or split)
     run_dir.mkdir(parents=True, exist_ok=True)
     run_id = run_dir.name
