@@ -149,7 +149,7 @@ def test_sigterm_stops_a_parallel_run_cleanly(tmp_path):
     process.send_signal(signal.SIGTERM)
     out, _ = process.communicate(timeout=60)
     assert process.returncode == 130, out
-    assert "run the same command again to resume" in out
+    assert "resume" in out and "interrupted" in out
     with Store(run_dir) as store:
         episodes = store.episodes()
     assert episodes and all(e.status == "done" for e in episodes)
