@@ -7,10 +7,10 @@ from bmoca.sim.apps.base import App
 
 def installed_apps() -> dict[str, App]:
     """Every package the phone has, keyed by package name (a fresh instance per device)."""
-    from bmoca.sim.apps import generic, keyboard, launcher, settings, systemui
+    from bmoca.sim.apps import calculator, generic, keyboard, launcher, settings, systemui
 
     apps: list[App] = [launcher.Launcher(), systemui.SystemUI(), keyboard.Gboard(),
-                       settings.SettingsApp()]
+                       settings.SettingsApp(), calculator.CalculatorApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}

@@ -22,6 +22,7 @@ from bmoca.tasks.experts.base import Expert, ExpertStuck, Screen
 STAGES = {
     "open_app": base.open_app, "tap_id": base.tap_id, "set_switch": base.set_switch,
     "slide": base.slide, "tap_if_shown": base.tap_if_shown, "wait_for": base.wait_for,
+    "tap_unless_shown": base.tap_unless_shown,
 }
 
 __all__ = ["Expert", "ExpertStuck", "Screen", "build", "check_plan"]

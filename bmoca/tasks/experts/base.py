@@ -262,6 +262,20 @@ def tap_if_shown(id: str) -> Stage:
     return stage
 
 
+def tap_unless_shown(id: str, shown: str) -> Stage:
+    """Tap `id` (a toggle, e.g. a panel's expand arrow) unless `shown` is already on screen."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        if screen.has(shown):
+            return None
+        node = screen.first(id)
+        if node is None:
+            raise ExpertStuck(f"stage {expert.stage}: no {id} on screen")
+        return expert.advance_after(click(node))
+
+    return stage
+
+
 def wait_for(id: str) -> Stage:
     """Move on once `id` is on screen (after a tap that opens a page)."""
 

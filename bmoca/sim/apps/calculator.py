@@ -1,0 +1,484 @@
+"""Calculator (`com.google.android.calculator`): the Pixel calculator's display and keypads.
+
+The formula is kept as the text the app reports (`formula`): functions read back as one
+letter followed by an implicit open parenthesis (`c180` is cos(180), `l1234` is ln(1234)),
+operators as `×`, `÷`, `−` (U+2212), `%`, `^`, `!`, `√`, constants as `π`, `e`. It is
+evaluated by a small recursive-descent parser (no eval()): degrees by default, postfix
+`!` and `%` (`50%28` is 0.5 × 28), implicit multiplication, unclosed parentheses closed
+at the end. `result_preview` shows the live result, `=` moves it to `result_final`.
+
+Layout: the display, a row of scientific keys with the panel's expand arrow
+(`collapse_expand`), two more rows of scientific keys when the panel is open (the arrow,
+or a left swipe on the keypad, opens it; a right swipe closes it), then the numeric pad.
+As in Android's calculator the keypad is never mirrored: digits keep their LTR layout in
+right-to-left languages.
+"""
+
+from __future__ import annotations
+
+import math
+
+from bmoca.sim.apps.base import Activity, App, Context, Swipe
+from bmoca.sim.ui.view import MATCH, View, column, frame, row, text
+
+PACKAGE = "com.google.android.calculator"
+ACTIVITY = "com.android.calculator2.Calculator"
+MINUS = "\u2212"
+
+FUNCTIONS = {"s": "sin", "c": "cos", "t": "tan", "S": "asin", "C": "acos", "T": "atan",
+             "l": "ln", "g": "log"}
+"""Formula letter -> function; each letter carries an implicit open parenthesis."""
+BINARY = "+" + MINUS + "×÷^"
+OPENERS = BINARY + "√(" + "".join(FUNCTIONS)
+"""Characters after which the formula is incomplete (trimmed for the live result)."""
+STARTS = "0123456789.πe(√" + "".join(FUNCTIONS)
+"""Characters that start an operand (implicit multiplication before them)."""
+
+
+def cid(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+# -- evaluation -------------------------------------------------------------------------
+
+
+class CalcError(ValueError):
+    """kind: "zero" (division by zero), "nan" (domain), "syntax", "overflow"."""
+
+    def __init__(self, kind: str):
+        super().__init__(kind)
+        self.kind = kind
+
+
+class _Parser:
+    def __init__(self, formula: str, degrees: bool):
+        self.s = formula
+        self.i = 0
+        self.degrees = degrees
+
+    def peek(self) -> str:
+        return self.s[self.i] if self.i < len(self.s) else ""
+
+    def take(self) -> str:
+        c = self.peek()
+        self.i += 1
+        return c
+
+    def parse(self) -> float:
+        if not self.s:
+            raise CalcError("syntax")
+        value = self.expr()
+        if self.i != len(self.s):
+            raise CalcError("syntax")
+        return _finite(value)
+
+    def expr(self) -> float:
+        value = self.term()
+        while self.peek() in ("+", MINUS):
+            op = self.take()
+            right = self.term()
+            value = value + right if op == "+" else value - right
+        return value
+
+    def term(self) -> float:
+        value = self.signed()
+        while True:
+            c = self.peek()
+            if c in ("×", "÷"):
+                self.take()
+                right = self.signed()
+                if c == "÷":
+                    if right == 0:
+                        raise CalcError("zero")
+                    value /= right
+                else:
+                    value *= right
+            elif c and c in STARTS:
+                value *= self.signed()
+            else:
+                return _finite(value)
+
+    def signed(self) -> float:
+        c = self.peek()
+        if c == MINUS:
+            self.take()
+            return -self.signed()
+        if c == "√":
+            self.take()
+            value = self.signed()
+            if value < 0:
+                raise CalcError("nan")
+            return math.sqrt(value)
+        return self.power()
+
+    def power(self) -> float:
+        base = self.postfix()
+        if self.peek() != "^":
+            return base
+        self.take()
+        exponent = self.signed()
+        if base == 0 and exponent < 0:
+            raise CalcError("zero")
+        if base < 0 and exponent != int(exponent):
+            raise CalcError("nan")
+        try:
+            return _finite(math.pow(base, exponent))
+        except OverflowError:
+            raise CalcError("overflow") from None
+
+    def postfix(self) -> float:
+        value = self.primary()
+        while self.peek() in ("!", "%"):
+            if self.take() == "%":
+                value /= 100
+                continue
+            if value < 0 or abs(value - round(value)) > 1e-9:
+                raise CalcError("nan")
+            if value > 170:
+                raise CalcError("overflow")
+            value = float(math.factorial(round(value)))
+        return value
+
+    def primary(self) -> float:
+        c = self.peek()
+        if c.isdigit() or c == ".":
+            start = self.i
+            while self.peek().isdigit() or self.peek() == ".":
+                self.take()
+            if self.peek() == "E":  # a result carried on after `=`: 1.5E20
+                self.take()
+                if self.peek() == MINUS:
+                    self.take()
+                while self.peek().isdigit():
+                    self.take()
+            digits = self.s[start:self.i]
+            if digits.count(".") > 1:
+                raise CalcError("syntax")
+            try:
+                return float(digits.replace(MINUS, "-")) if digits != "." else 0.0
+            except ValueError:
+                raise CalcError("syntax") from None
+        if c == "π":
+            self.take()
+            return math.pi
+        if c == "e":
+            self.take()
+            return math.e
+        if c == "(" or c in FUNCTIONS:
+            self.take()
+            value = self.expr()
+            if self.peek() == ")":
+                self.take()
+            elif self.peek():
+                raise CalcError("syntax")
+            return value if c == "(" else self.function(FUNCTIONS[c], value)
+        raise CalcError("syntax")
+
+    def function(self, name: str, x: float) -> float:
+        if name in ("sin", "cos", "tan"):
+            return _trig(name, x, self.degrees)
+        if name in ("asin", "acos", "atan"):
+            if name != "atan" and not -1 <= x <= 1:
+                raise CalcError("nan")
+            y = getattr(math, name)(x)
+            return _snap(math.degrees(y) if self.degrees else y)
+        if x <= 0:
+            raise CalcError("nan")
+        return math.log(x) if name == "ln" else math.log10(x)
+
+
+def _finite(value: float) -> float:
+    if math.isnan(value):
+        raise CalcError("nan")
+    if math.isinf(value):
+        raise CalcError("overflow")
+    return value
+
+
+def _snap(value: float) -> float:
+    """Drop the last bits of floating-point noise (cos 60° is 0.5, sin 180° is 0)."""
+    return 0.0 if abs(value) < 1e-14 else round(value, 14)
+
+
+def _trig(name: str, x: float, degrees: bool) -> float:
+    if degrees:
+        turn = x % 360
+        if name == "sin" and turn in (0, 180):
+            return 0.0
+        if name in ("cos", "tan") and turn in (90, 270):
+            if name == "tan":
+                raise CalcError("nan")
+            return 0.0
+        if name == "tan" and turn in (0, 180):
+            return 0.0
+        x = math.radians(x)
+    return _snap(getattr(math, name)(x))
+
+
+def evaluate(formula: str, degrees: bool = True) -> float:
+    """The value of a formula in the app's notation; raises CalcError."""
+    return _Parser(formula, degrees).parse()
+
+
+def format_result(value: float) -> str:
+    """As the result display shows it: up to 12 significant digits, `E` exponents, U+2212."""
+    if value == 0:
+        return "0"
+    text_ = f"{abs(value):.12g}"
+    if "e" in text_:
+        mantissa, exponent = text_.split("e")
+        text_ = f"{mantissa}E{int(exponent)}"
+    return (MINUS if value < 0 else "") + text_.replace("-", MINUS)
+
+
+def trimmed(formula: str) -> str:
+    """The formula without its trailing operators and open functions."""
+    while formula and formula[-1] in OPENERS:
+        formula = formula[:-1]
+    return formula
+
+
+def preview(formula: str, degrees: bool) -> str:
+    """The live result: shown once the formula is more than a plain number."""
+    body = trimmed(formula)
+    if not body or all(c.isdigit() or c == "." for c in body):
+        return ""
+    try:
+        return format_result(evaluate(body, degrees))
+    except CalcError:
+        return ""
+
+
+# -- the activity ------------------------------------------------------------------------
+
+
+class Calculator(Activity):
+    def __init__(self, intent):
+        super().__init__(intent)
+        self.formula = ""
+        self.result = ""
+        """What `result_final` shows after `=` (a value or an error), else empty."""
+        self.error = False
+        self.degrees = True
+        self.inverse = False
+        self.expanded = False
+
+    # -- input ------------------------------------------------------------------------
+    def _fresh(self) -> None:
+        """A key that starts an operand after `=` starts a new formula."""
+        if self.result and not self.error:
+            self.formula = ""
+        self.result, self.error = "", False
+
+    def operand(self, chars: str) -> None:
+        self._fresh()
+        if chars == ".":
+            number = ""
+            for c in reversed(self.formula):
+                if not (c.isdigit() or c == "."):
+                    break
+                number = c + number
+            if "." in number:
+                return
+        self.formula += chars
+
+    def operator(self, op: str) -> None:
+        if self.result and not self.error:
+            self.formula = self.result
+        self.result, self.error = "", False
+        if op in BINARY and op != MINUS:
+            if not self.formula or self.formula[-1] in "(√" + "".join(FUNCTIONS):
+                return
+            while self.formula and self.formula[-1] in BINARY:
+                self.formula = self.formula[:-1]
+        elif op == MINUS and self.formula.endswith(("+", MINUS)):
+            self.formula = self.formula[:-1]
+        elif op in "!%" and (not self.formula or self.formula[-1] in OPENERS):
+            return
+        self.formula += op
+
+    def delete(self) -> None:
+        self.result, self.error = "", False
+        self.formula = self.formula[:-1]
+
+    def clear(self) -> None:
+        self.formula, self.result, self.error = "", "", False
+
+    def equals(self) -> None:
+        body = trimmed(self.formula)
+        if not body or self.result:
+            return
+        try:
+            self.result, self.error = format_result(evaluate(body, self.degrees)), False
+        except CalcError as exc:
+            self.result, self.error = f"calc.error.{exc.kind}", True
+
+    # -- views ------------------------------------------------------------------------
+    def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:
+        if swipe.direction in ("left", "right"):
+            self.expanded = swipe.direction == "left"
+            return True
+        return False
+
+    def build(self, ctx: Context) -> View:
+        colors = _colors(ctx.theme.dark)
+        rtl = ctx.rtl
+        shown_result = ctx.t(self.result) if self.error else self.result
+        live = "" if self.result else preview(self.formula, self.degrees)
+        end = "start" if rtl else "end"  # numbers stay right-aligned in every language
+        display = column(
+            row(text(ctx.t("calc.deg") if self.degrees else ctx.t("calc.rad"), id=cid("deg_rad"),
+                     text_size=14, text_color=colors["muted"], width=MATCH, align=end),
+                text("INV" if self.inverse else "", id=cid("inv_indicator"), text_size=14,
+                     text_color=colors["muted"], visible=self.inverse, width=60),
+                height=28, padding=(16, 4, 16, 0), mirror=False),
+            View(cls="android.widget.HorizontalScrollView", id=cid("formula_container"),
+                 width=MATCH, height=0, weight=1, children=[
+                     text(self.formula, cls="android.widget.TextView", id=cid("formula"),
+                          text_size=48 if not self.result else 30, width=MATCH, height=MATCH,
+                          text_color=colors["text"] if not self.result else colors["muted"],
+                          align=end, padding=(16, 0, 16, 0)),
+                 ]),
+            text(live, id=cid("result_preview"), text_size=30, text_color=colors["muted"],
+                 width=MATCH, height=56, align=end, padding=(16, 0, 16, 0)),
+            text(shown_result, id=cid("result_final"), text_size=48, width=MATCH, height=72,
+                 text_color=colors["error"] if self.error else colors["text"], align=end,
+                 padding=(16, 0, 16, 0), visible=bool(self.result)),
+            cls="android.widget.LinearLayout", id=cid("display"), width=MATCH, height=0,
+            weight=0.9 if not self.expanded else 0.7, bg=colors["display"], elevation=4,
+            padding=(0, 8, 0, 8),
+        )
+        pad = column(self._advanced(ctx, colors), self._numeric(ctx, colors),
+                     cls="android.widget.LinearLayout", id=cid("pad_pager"), width=MATCH,
+                     height=0, weight=1.6, on_swipe=lambda s: self.on_swipe(ctx, s))
+        return column(display, pad, cls="android.widget.LinearLayout", id=cid("main_calculator"),
+                      width=MATCH, height=MATCH, bg=colors["display"])
+
+    def _key(self, ctx: Context, name: str, label: str, desc: str, action, colors: dict,
+             fg: str = "key_text", size: float = 30, weight: float = 1.0, icon: str | None = None,
+             cls: str = "android.widget.Button") -> View:
+        def tapped() -> None:
+            action()
+
+        return View(cls=cls, id=cid(name), text=label, desc=desc, clickable=True,
+                    focusable=True, width=0, weight=weight, height=MATCH, text_size=size,
+                    text_color=colors[fg], align="center", on_click=tapped, icon=icon,
+                    icon_color=colors[fg], icon_size=26)
+
+    def _advanced(self, ctx: Context, colors: dict) -> View:
+        t = ctx.t
+
+        def k(name, label, desc_key, action, size=22, **kw):
+            return self._key(ctx, name, label, t(desc_key), action, colors, fg="adv_text",
+                             size=size, **kw)
+
+        def fun(letter):
+            return lambda: self.operand(letter)
+
+        inv = self.inverse
+        first = row(
+            k("op_sqrt", "√", "calc.sqrt", lambda: self.operand("√")),
+            k("const_pi", "π", "calc.pi", lambda: self.operand("π")),
+            k("op_pow", "^", "calc.power", lambda: self.operator("^")),
+            k("op_fact", "!", "calc.factorial", lambda: self.operator("!")),
+            self._key(
+                ctx, "collapse_expand", "",
+                t("calc.collapse") if self.expanded else t("calc.expand"), self._toggle_panel,
+                colors, fg="adv_text", icon="expand_less" if self.expanded else "expand_more",
+                cls="android.widget.ImageButton"),
+            height=0, weight=1, mirror=False)
+        rows = [first]
+        if self.expanded:
+            rows.append(row(
+                k("toggle_mode", t("calc.rad") if self.degrees else t("calc.deg"),
+                  "calc.to_rad" if self.degrees else "calc.to_deg", self._toggle_mode, size=18),
+                k("fun_arcsin" if inv else "fun_sin", "sin⁻¹" if inv else "sin",
+                  "calc.arcsin" if inv else "calc.sin", fun("S" if inv else "s"), size=18),
+                k("fun_arccos" if inv else "fun_cos", "cos⁻¹" if inv else "cos",
+                  "calc.arccos" if inv else "calc.cos", fun("C" if inv else "c"), size=18),
+                k("fun_arctan" if inv else "fun_tan", "tan⁻¹" if inv else "tan",
+                  "calc.arctan" if inv else "calc.tan", fun("T" if inv else "t"), size=18),
+                k("toggle_inv", "INV", "calc.inv_hide" if inv else "calc.inv_show",
+                  self._toggle_inv, size=18),
+                height=0, weight=1, mirror=False))
+            rows.append(row(
+                k("lparen", "(", "calc.lparen", lambda: self.operand("(")),
+                k("rparen", ")", "calc.rparen", lambda: self.operator(")")),
+                k("fun_exp" if inv else "fun_ln", "eˣ" if inv else "ln",
+                  "calc.exp" if inv else "calc.ln", fun("e^") if inv else fun("l"), size=18),
+                k("fun_10pow" if inv else "fun_log", "10ˣ" if inv else "log",
+                  "calc.10pow" if inv else "calc.log", fun("10^") if inv else fun("g"), size=18),
+                k("const_e", "e", "calc.e", lambda: self.operand("e")),
+                height=0, weight=1, mirror=False))
+        return column(*rows, cls="android.widget.LinearLayout", id=cid("pad_advanced"),
+                      width=MATCH, height=0, weight=len(rows) * 0.75, bg=colors["advanced"],
+                      padding=(8, 4, 8, 4))
+
+    def _numeric(self, ctx: Context, colors: dict) -> View:
+        t = ctx.t
+
+        def digit(n: str) -> View:
+            return self._key(ctx, f"digit_{n}", n, n, lambda: self.operand(n), colors)
+
+        def op(name, label, desc_key, action, fg="op_text", **kw):
+            return self._key(ctx, name, label, t(desc_key), action, colors, fg=fg, **kw)
+
+        digits = column(
+            row(op("clr", "AC", "calc.clear", self.clear, fg="op_text", size=24),
+                op("op_pct", "%", "calc.percent", lambda: self.operator("%")),
+                op("del", "", "calc.delete", self.delete, icon="backspace",
+                   cls="android.widget.ImageButton"),
+                height=0, weight=1, mirror=False),
+            *[row(*[digit(str(n)) for n in r], height=0, weight=1, mirror=False)
+              for r in ((7, 8, 9), (4, 5, 6), (1, 2, 3))],
+            row(self._key(ctx, "digit_0", "0", "0", lambda: self.operand("0"), colors, weight=2),
+                op("dec_point", ".", "calc.point", lambda: self.operand("."), fg="key_text"),
+                height=0, weight=1, mirror=False),
+            cls="android.widget.LinearLayout", id=cid("pad_numeric"), width=0, weight=3,
+            height=MATCH, bg=colors["numeric"], padding=(8, 8, 0, 8))
+        operators = column(
+            op("op_div", "÷", "calc.divide", lambda: self.operator("÷")),
+            op("op_mul", "×", "calc.multiply", lambda: self.operator("×")),
+            op("op_sub", MINUS, "calc.minus", lambda: self.operator(MINUS)),
+            op("op_add", "+", "calc.plus", lambda: self.operator("+")),
+            frame(op("eq", "=", "calc.equals", self.equals, fg="eq_text"),
+                  cls="android.widget.FrameLayout", width=MATCH, height=0, weight=1,
+                  bg=colors["eq"], corner=28, margin=(6, 4, 6, 4)),
+            cls="android.widget.LinearLayout", id=cid("pad_operator"), width=0, weight=1,
+            height=MATCH, bg=colors["operator"], padding=(0, 8, 8, 8))
+        for child in operators.children[:4]:
+            child.width, child.height, child.weight = MATCH, 0, 1
+        eq = operators.children[4].children[0]
+        eq.width, eq.height, eq.weight = MATCH, MATCH, 0
+        return row(digits, operators, cls="android.widget.LinearLayout", width=MATCH, height=0,
+                   weight=5, mirror=False)
+
+    def _toggle_panel(self) -> None:
+        self.expanded = not self.expanded
+
+    def _toggle_mode(self) -> None:
+        self.degrees = not self.degrees
+
+    def _toggle_inv(self) -> None:
+        self.inverse = not self.inverse
+
+
+def _colors(dark: bool) -> dict:
+    if dark:
+        return {"display": (32, 33, 36), "text": (232, 234, 237), "muted": (154, 160, 166),
+                "error": (242, 139, 130), "numeric": (41, 42, 45), "operator": (53, 54, 58),
+                "advanced": (32, 61, 58), "key_text": (232, 234, 237),
+                "op_text": (138, 180, 248), "adv_text": (128, 203, 196), "eq": (138, 180, 248),
+                "eq_text": (32, 33, 36)}
+    return {"display": (255, 255, 255), "text": (32, 33, 36), "muted": (95, 99, 104),
+            "error": (217, 48, 37), "numeric": (67, 67, 67), "operator": (99, 99, 99),
+            "advanced": (29, 233, 182), "key_text": (255, 255, 255),
+            "op_text": (255, 255, 255), "adv_text": (33, 33, 33), "eq": (26, 115, 232),
+            "eq_text": (255, 255, 255)}
+
+
+class CalculatorApp(App):
+    package = PACKAGE
+    label_key = f"app.{PACKAGE}"
+    uid = 10104
+    activities = {ACTIVITY: Calculator}
