@@ -22,10 +22,9 @@ from bmoca.env import actions as act
 from bmoca.env import observations as obs
 from bmoca.env.devices import DevicePool, resolve_config
 from bmoca.formats import apps as app_table
-from bmoca.formats.locales import canonical
+from bmoca.formats.locales import is_rtl
 
 OBSERVATION_MODES = ("pixels", "xml", "text", "som")
-RTL_LANGUAGES = ("ar", "ur", "fa", "he", "iw")
 
 
 class BmocaEnv(gymnasium.Env):
@@ -148,7 +147,7 @@ class BmocaEnv(gymnasium.Env):
         self._xml = device.dump_hierarchy()
         width, height = device.screen_size()
         elements = tuple(obs.translate(self._xml))
-        self._screen = act.Screen(width, height, elements, rtl=self._rtl())
+        self._screen = act.Screen(width, height, elements, rtl=is_rtl(self.config.locale))
         out: dict[str, Any] = {}
         for mode in self.modes:
             if mode == "pixels":
@@ -162,9 +161,6 @@ class BmocaEnv(gymnasium.Env):
                 out[mode] = obs.set_of_marks(self._screenshot(), list(elements), self.som_size)
         self._last_observation = out
         return out
-
-    def _rtl(self) -> bool:
-        return canonical(self.config.locale).split("-")[0].lower() in RTL_LANGUAGES
 
     def _execute(self, commands: Sequence[act.Command]) -> dict[str, Any]:
         device, extra = self.device, {}

@@ -26,3 +26,11 @@ def canonical(tag: str) -> str:
         else:
             out.append(part.lower())
     return "-".join(out)
+
+
+RTL_LANGUAGES = ("ar", "ur", "fa", "he", "iw")
+
+
+def is_rtl(locale: str) -> bool:
+    """Whether Android lays the locale out right to left."""
+    return canonical(locale).split("-")[0] in RTL_LANGUAGES

@@ -18,9 +18,7 @@ import yaml
 
 from bmoca.formats import apps as app_table
 from bmoca.formats.locales import SUPPORTED as LOCALES
-from bmoca.formats.locales import canonical
-
-RTL_LANGUAGES = ("ar", "ur", "fa", "he", "iw")
+from bmoca.formats.locales import canonical, is_rtl
 
 
 class UnknownLocale(ValueError):
@@ -33,10 +31,6 @@ def normalize_locale(tag: str) -> str:
     if locale in LOCALES:
         return locale
     raise UnknownLocale(f"unsupported locale {tag!r}; supported: {', '.join(LOCALES)}")
-
-
-def is_rtl(locale: str) -> bool:
-    return locale.split("-")[0].lower() in RTL_LANGUAGES
 
 
 APP_LABEL_PREFIX = "app."
