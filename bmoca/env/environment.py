@@ -57,6 +57,12 @@ class BmocaEnv(gymnasium.Env):
         self.pixels_size, self.som_size = tuple(pixels_size), tuple(som_size)
         self.text_bbox, self.text_check = text_bbox, text_check
         self.step_limit = step_limit or self.task.step_limit
+        # Each step reads only what the observation and the action mode use: the translated
+        # elements feed `text`/`som` and the tags of text/JSON actions; detectors that need the
+        # hierarchy dump it themselves when it was not read here.
+        self._needs_elements = bool({"text", "som"} & set(modes)) or isinstance(
+            self.action_mode, act.TextActions | act.JsonActions)
+        self._needs_xml = self._needs_elements or "xml" in modes
         self.action_space = self.action_mode.space()
         self.observation_space = spaces.Dict(self._observation_spaces())
         self._seed = seed
@@ -144,9 +150,9 @@ class BmocaEnv(gymnasium.Env):
     def _observe(self) -> dict[str, Any]:
         device = self.device
         self._frame = None
-        self._xml = device.dump_hierarchy()
+        self._xml = device.dump_hierarchy() if self._needs_xml else None
         width, height = device.screen_size()
-        elements = tuple(obs.translate(self._xml))
+        elements = tuple(obs.translate(self._xml)) if self._needs_elements else ()
         self._screen = act.Screen(width, height, elements, rtl=is_rtl(self.config.locale))
         out: dict[str, Any] = {}
         for mode in self.modes:
