@@ -54,12 +54,15 @@ class Probe:
         self.device = device
         self.reset_values = dict(reset_values or {})
         self._hierarchy = hierarchy
+        self._root: etree._Element | None = None
         self._logcat: dict[str, list[tuple[str, str, str]]] = {}
 
     def hierarchy(self) -> etree._Element:
-        if self._hierarchy is None:
-            self._hierarchy = self.device.dump_hierarchy()
-        return etree.fromstring(self._hierarchy.encode("utf-8"))
+        if self._root is None:
+            if self._hierarchy is None:
+                self._hierarchy = self.device.dump_hierarchy()
+            self._root = etree.fromstring(self._hierarchy.encode("utf-8"))
+        return self._root
 
     def log_messages(self, filter_spec: str) -> list[tuple[str, str, str]]:
         """(priority, tag, message) of every line since the reset that passes `TAG:P`."""

@@ -116,11 +116,8 @@ class ExpertStuck(RuntimeError):
 
 
 class Expert:
-    """Runs a plan of stages; `act` takes an observation with an `xml` entry."""
-
-    action_mode = "json"
-    observation_modes = ("xml",)
-    name = "expert"
+    """Runs a plan of stages; `act` takes an observation with an `xml` entry (the agent
+    wrapper, `bmoca.agents.ExpertAgent`, declares the modes to the runner)."""
 
     def __init__(self, stages: Sequence[Stage]):
         self.stages = list(stages)
@@ -135,8 +132,9 @@ class Expert:
 
     def act(self, observation: dict[str, Any]) -> Action:
         screen = Screen(observation["xml"])
-        if screen.rtl() is not None:
-            self.memory["rtl"] = screen.rtl()
+        rtl = screen.rtl()
+        if rtl is not None:
+            self.memory["rtl"] = rtl
         for _ in range(len(self.stages) + 1):
             if self.stage >= len(self.stages):
                 return {"action_type": "status", "goal_status": "complete"}
