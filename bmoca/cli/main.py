@@ -219,8 +219,7 @@ def evaluate_command(
     task_list = _tasks(task_spec)
     config_ids = _config_ids(split, config_spec)
     try:
-        for task in task_list[:1]:
-            agents.build(agent, task)
+        agents.build(agent, task_list[0])  # an unknown agent name fails here, before any work
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--agent") from None
     _terminate_like_ctrl_c()
