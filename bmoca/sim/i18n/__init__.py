@@ -1,6 +1,7 @@
 """String resources: every visible string comes from here, translated for 15 locales.
 
-Files are `strings/<locale>.yaml`, flat `key: text` maps; `{name}` placeholders are
+Files are `strings/<locale>.yaml` (system UI, launcher, Settings) and
+`strings/<app>/<locale>.yaml` (one folder per app), flat `key: text` maps; `{name}` placeholders are
 filled by `Strings.get(key, name=...)`. A key missing in a locale falls back to en-US
 (the test suite checks that no locale misses any key).
 
@@ -52,11 +53,21 @@ def _app_label_package(key: str) -> str | None:
 
 @cache
 def _table(locale: str) -> dict[str, str]:
-    path = resources.files(__package__).joinpath("strings", f"{locale}.yaml")
-    if not path.is_file():
-        return {}
-    data = yaml.safe_load(path.read_text("utf-8")) or {}
-    return {str(k): str(v) for k, v in data.items()}
+    """`strings/<locale>.yaml` merged with each app's `strings/<app>/<locale>.yaml`."""
+    root = resources.files(__package__).joinpath("strings")
+    paths = [root.joinpath(f"{locale}.yaml")]
+    paths += [d.joinpath(f"{locale}.yaml") for d in sorted(root.iterdir(), key=lambda d: d.name)
+              if d.is_dir()]
+    table: dict[str, str] = {}
+    for path in paths:
+        if not path.is_file():
+            continue
+        data = yaml.safe_load(path.read_text("utf-8")) or {}
+        for key, value in data.items():
+            if str(key) in table:
+                raise ValueError(f"string {key!r} defined twice for {locale} ({path})")
+            table[str(key)] = str(value)
+    return table
 
 
 class Strings:
