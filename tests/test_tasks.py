@@ -105,6 +105,10 @@ def test_select_by_app_category_representative_and_all():
     assert [i for i in ids(representative) if i.startswith("settings/")] == [LANGUAGE]
     assert ids(tasks.select("all")) == ids(tasks.all_tasks())
     assert set(SETTINGS_IDS) <= set(ids(tasks.select("all")))
+    release = tasks.select("v2")
+    assert set(SETTINGS_IDS) <= set(ids(release)) and all(t.version == 2 for t in release)
+    first_only = [t for t in tasks.all_tasks() if t.version == 1]
+    assert sorted(ids(release) + ids(first_only)) == sorted(ids(tasks.all_tasks()))
 
 
 def test_select_patterns_and_comma_lists_keep_file_order_without_duplicates():
@@ -121,7 +125,7 @@ def test_select_patterns_and_comma_lists_keep_file_order_without_duplicates():
 
 
 @pytest.mark.parametrize("spec", ["bogus", "settings,bogus", "settings/turn_on_bluetooth",
-                                  "settings/zzz_*", "Event"])
+                                  "settings/zzz_*", "v3"])
 def test_select_of_an_unknown_name_lists_the_choices(spec):
     with pytest.raises(TaskError) as err:
         tasks.select(spec)
@@ -178,8 +182,9 @@ def test_a_good_file_loads_with_every_field(tmp_path):
                          {"shell": "svc wifi disable"},
                          {"push": {"file": "alarms.db", "to": "/sdcard/alarms.db"}}],
                   expert=[{"open_app": "com.android.settings"}], representative=True,
-                  reference={"deviation": "none"})
+                  reference={"deviation": "none"}, version=1)
     [task] = load_file(write(tmp_path, [entry]))
+    assert task.version == 1
     assert (task.id, task.app, task.category, task.step_limit) == ("demo/alpha", "Demo",
                                                                      "Utility", 5)
     assert task.goal == "Goal: do the thing"
@@ -224,6 +229,7 @@ BAD_ENTRIES = {
     "negative step_limit": (with_(step_limit=-2), "step_limit"),
     "string step_limit": (with_(step_limit="5"), "step_limit"),
     "boolean step_limit": (with_(step_limit=True), "step_limit"),
+    "unknown version": (with_(version=3), "version"),
     "unknown detector": (with_(success={"logact": {"filter": "A:I", "regex": "x"}}), "logact"),
     "two keys": (with_(success={"logcat": {}, "shell": {}}), "success"),
     "bad regex": (with_(success={"logcat": {"filter": "A:I", "regex": "(unclosed"}}),

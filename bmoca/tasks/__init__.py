@@ -54,8 +54,9 @@ def list(app: str | None = None, category: str | None = None) -> builtins.list[T
 
 
 def select(spec: str) -> builtins.list[Task]:
-    """Tasks named by a comma-separated spec: `all`, `representative`, an app, a category,
-    a task id or an id pattern with `*`. Unknown names raise TaskError."""
+    """Tasks named by a comma-separated spec: `all`, `representative`, `v2` (the 131 tasks
+    of the B-MoCA release), `v1` (tasks only the paper's first version had), an app, a
+    category, a task id or an id pattern with `*`. Unknown names raise TaskError."""
     chosen: dict[str, Task] = {}
     for raw in spec.split(","):
         name = raw.strip()
@@ -66,6 +67,8 @@ def select(spec: str) -> builtins.list[Task]:
             found = builtins.list(all_tasks())
         elif low == "representative":
             found = [t for t in all_tasks() if t.representative]
+        elif low in ("v1", "v2"):
+            found = [t for t in all_tasks() if t.version == int(low[1])]
         elif "*" in name:
             found = [t for t in all_tasks() if fnmatch.fnmatchcase(t.id, name)]
         else:
@@ -73,7 +76,7 @@ def select(spec: str) -> builtins.list[Task]:
                 t for t in all_tasks() if t.id == name]
         if not found:
             apps = sorted({t.app for t in all_tasks()})
-            raise TaskError(f"{name!r} names no task; use all, representative, an app "
+            raise TaskError(f"{name!r} names no task; use all, representative, v1, v2, an app "
                             f"({', '.join(apps)}), a category ({', '.join(CATEGORIES)}), "
                             f"a task id or a pattern with *")
         for task in found:

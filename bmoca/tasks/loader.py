@@ -18,7 +18,7 @@ from bmoca.tasks.detectors import DetectorError, parse
 from bmoca.tasks.spec import CATEGORIES, SetupStep, Task, TaskError
 
 REQUIRED = ("id", "app", "category", "instruction", "step_limit", "success")
-OPTIONAL = ("setup", "expert", "representative", "reference")
+OPTIONAL = ("setup", "expert", "representative", "reference", "version")
 SETUP_KINDS = {
     "clock": ("at",), "setting": ("namespace", "key", "value"), "shell": ("cmd",),
     "push": ("file", "to"),
@@ -91,6 +91,10 @@ def _task(path: Path, index: int, entry: Any) -> Task:
     representative = entry.get("representative", False)
     if not isinstance(representative, bool):
         raise TaskError(f"{where}: field representative: expected true or false")
+    version = entry.get("version", 2)
+    if version not in (1, 2) or isinstance(version, bool):
+        raise TaskError(f"{where}: field version: expected 1 (the paper's first version only) "
+                        f"or 2 (the release), got {version!r}")
     reference = entry.get("reference") or {}
     if not isinstance(reference, Mapping):
         raise TaskError(f"{where}: field reference: expected a mapping")
@@ -100,7 +104,7 @@ def _task(path: Path, index: int, entry: Any) -> Task:
         setup=tuple(_setup(where, i, s, path.parent)
                     for i, s in enumerate(entry.get("setup") or [])),
         expert=tuple(plan), representative=representative, reference=dict(reference),
-        source=str(path),
+        version=version, source=str(path),
     )
 
 

@@ -73,6 +73,9 @@ class Task:
     representative: bool = False
     reference: Mapping[str, Any] = field(default_factory=dict)
     """The reference implementation's criterion and why ours deviates, when it does."""
+    version: int = 2
+    """2: one of the 131 tasks of the B-MoCA release; 1: a task of the paper's first
+    (60-task) version that the release dropped, kept because it exercises the same apps."""
     source: str = ""
     """The data file the task was read from."""
 
