@@ -210,6 +210,9 @@ def evaluate_command(
     seed: int = typer.Option(0, help="base seed; each episode's seed derives from it"),
     run_dir: Path = typer.Option(None, help="where results.sqlite goes (default "
                                  "runs/<agent>-<tasks>-<split>); rerunning resumes it"),
+    save_screens: bool = typer.Option(None, "--save-screens/--no-save-screens",
+                                      help="save each step's screenshot under RUN_DIR/screens "
+                                           "for `bmoca report` (default: on for model agents)"),
 ) -> None:
     """Evaluate an agent: every task x configuration x repeat, stored in SQLite, resumable."""
     from bmoca import agents
@@ -219,9 +222,11 @@ def evaluate_command(
     task_list = _tasks(task_spec)
     config_ids = _config_ids(split, config_spec)
     try:
-        agents.build(agent, task_list[0])  # an unknown agent name fails here, before any work
+        built = agents.build(agent, task_list[0])  # an unknown agent name fails here, first
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--agent") from None
+    if save_screens is None:  # model agents (they expose `last_call`) get screens by default
+        save_screens = hasattr(built, "last_call")
     _terminate_like_ctrl_c()
     run_dir = run_dir or evaluate.default_run_dir(agent, task_spec, config_spec or split)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -250,7 +255,7 @@ def evaluate_command(
         try:
             evaluate.evaluate(store, run_id, agent, task_list, config_ids, repeats, seed=seed,
                               workers=workers, on_start=started, on_episode=finished,
-                              spec={"split": split})
+                              spec={"split": split}, save_screens=save_screens)
         except StoreError as exc:
             progress.stop()
             console.print(f"[red]error:[/] {exc}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -17,12 +18,13 @@ def run_id_for(agent: str, task_spec: str, split: str) -> str:
 
 def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Task],
              config_ids: Sequence[str], repeats: int, *, seed: int = 0, workers: int = 1,
-             spec: dict | None = None,
+             spec: dict | None = None, save_screens: bool = False,
              on_start: Callable[[int, int], None] | None = None,
              on_episode: Callable[[runner.Outcome], None] | None = None) -> int:
     """Play every episode of the plan that the store does not hold yet; returns how many.
 
     `on_start(total, already_done)` is called once; `on_episode` after each stored episode.
+    `save_screens` writes each step's screenshot under the run directory (see `record`).
     """
     store.start_run(run_id, agent, {**(spec or {}), "tasks": [t.id for t in task_list],
                                     "configs": list(config_ids), "repeats": repeats,
@@ -32,22 +34,39 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
     todo = [e for e in episodes if e.key not in finished]
     if on_start:
         on_start(len(episodes), len(episodes) - len(todo))
-    for outcome in runner.execute(todo, workers):
+    for outcome in runner.execute(todo, workers, save_screens=save_screens):
         record(store, run_id, outcome)
         if on_episode:
             on_episode(outcome)
     return len(todo)
 
 
+def _write_png(run_dir: Path, relative: str, data: bytes) -> str:
+    """Write atomically (a killed run leaves no half PNG) and return the relative path."""
+    path = run_dir / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return relative
+
+
 def record(store: Store, run_id: str, outcome: runner.Outcome) -> None:
+    """Store one outcome; screenshots go to `screens/<episode_id>/<step>.png` beside the
+    store (episode ids are never reused, so a retried episode never mixes its screens)."""
     spec = outcome.spec
     episode_id = store.begin_episode(run_id, spec.agent, spec.task_id, spec.config_id,
                                      spec.repeat, spec.seed)
+    run_dir = store.path.parent
     for index, step in enumerate(outcome.steps):
+        shot = None if step.screenshot is None else _write_png(
+            run_dir, f"screens/{episode_id}/{index}.png", step.screenshot)
         store.add_step(episode_id, index, action=step.action, action_label=step.action_label,
                        valid=step.valid, error=step.error, reward=step.reward,
                        success=step.success, step_s=step.step_s, agent_s=step.agent_s,
-                       info=step.info)
+                       info=step.info, screenshot=shot)
+    if outcome.final_screenshot is not None:
+        _write_png(run_dir, f"screens/{episode_id}/final.png", outcome.final_screenshot)
     if outcome.error:
         store.fail_episode(episode_id, outcome.error)
         return

@@ -9,6 +9,7 @@ run loses at most the episodes in flight and a restart skips every finished one.
 from __future__ import annotations
 
 import hashlib
+import io
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -18,6 +19,10 @@ from typing import Any
 
 from bmoca import agents, tasks
 from bmoca.env import BmocaEnv, DevicePool
+from bmoca.env import actions as act
+
+SCREEN_WIDTH = 540
+"""Width of saved screenshots: half a phone's width keeps text legible at ~100 kB a PNG."""
 
 Progress = Callable[["Outcome"], None]
 
@@ -50,6 +55,8 @@ class StepRecord:
     step_s: float
     agent_s: float
     info: dict[str, Any]
+    screenshot: bytes | None = None
+    """PNG of the screen the agent acted on, when screens are saved."""
 
 
 @dataclass
@@ -68,6 +75,8 @@ class Outcome:
     """An infrastructure error (device, set-up, agent crash): not an agent failure."""
     last_screen: str | None = None
     """The screen translator's text of the last observation (for `validate`)."""
+    final_screenshot: bytes | None = None
+    """PNG of the screen after the last step, when screens are saved."""
 
 
 def episode_seed(base_seed: int, task_id: str, config_id: str, repeat: int) -> int:
@@ -84,9 +93,52 @@ def plan(agent: str, task_list: Sequence[tasks.Task], config_ids: Sequence[str],
             for config_id in config_ids for task in task_list for repeat in range(repeats)]
 
 
+def screen_png(frame: Any, width: int | None = SCREEN_WIDTH) -> bytes:
+    """A screenshot array as PNG bytes, scaled to `width` (None or 0: full size)."""
+    from PIL import Image
+
+    image = Image.fromarray(frame)
+    if width and image.width != width:
+        image = image.resize((width, max(1, round(image.height * width / image.width))),
+                             Image.Resampling.BOX)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def gesture_of(commands: Sequence[act.Command]) -> list[dict[str, Any]]:
+    """Device commands as JSON for drawing an action on its screenshot (pixels)."""
+    out: list[dict[str, Any]] = []
+    for c in commands:
+        if isinstance(c, act.Tap):
+            out.append({"tap": [c.x, c.y]})
+        elif isinstance(c, act.LongPress):
+            out.append({"long_press": [c.x, c.y]})
+        elif isinstance(c, act.Swipe):
+            out.append({"swipe": [c.x1, c.y1, c.x2, c.y2]})
+        elif isinstance(c, act.PressKey):
+            out.append({"key": c.key})
+        elif isinstance(c, act.TypeText):
+            out.append({"text": c.text})
+        elif isinstance(c, act.OpenApp):
+            out.append({"open_app": c.name})
+    return out
+
+
+def _gesture(env: BmocaEnv, action: Any) -> list[dict[str, Any]] | None:
+    """What the action will do on the current screen; None when it is invalid."""
+    try:
+        return gesture_of(env.action_mode.convert(action, env._screen))
+    except (act.InvalidAction, ValueError):
+        return None
+
+
 def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
-         env_options: dict[str, Any] | None = None) -> Outcome:
-    """Play one episode; every exception becomes an infrastructure error in the outcome."""
+         env_options: dict[str, Any] | None = None, save_screens: bool = False) -> Outcome:
+    """Play one episode; every exception becomes an infrastructure error in the outcome.
+
+    With `save_screens`, each step carries a PNG of the screen the agent acted on and its
+    info the pixel gesture the action became (for reports that draw actions)."""
     outcome = Outcome(spec)
     started = time.perf_counter()
     env = None
@@ -97,22 +149,29 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
         if keep_screen and "text" not in modes:
             modes += ("text",)
         env = BmocaEnv(task, spec.config_id, pool, observation=modes, action=agent.action_mode,
-                       **(env_options or {}))
+                       render_mode="rgb_array" if save_screens else None, **(env_options or {}))
         observation, info = env.reset(seed=spec.seed)
         outcome.reset_s = float(info.get("reset_s", 0.0))
         agent.reset(env.goal, seed=spec.seed)
         while True:
+            shot = screen_png(env.render()) if save_screens else None
             t0 = time.perf_counter()
             action = agent.act(observation)
             t1 = time.perf_counter()
+            drawn = _gesture(env, action) if save_screens else None
             observation, reward, terminated, truncated, info = env.step(action)
             t2 = time.perf_counter()
             error = info.get("action_error")
+            step_info = {k: v for k, v in info.items() if k not in ("goal",)}
+            if save_screens:
+                step_info["screen_size"] = list(env.device.screen_size())
+                if drawn is not None:
+                    step_info["gesture"] = drawn
             outcome.steps.append(StepRecord(
                 action=_plain(action), action_label=info.get("action_label"),
                 valid=error is None, error=error, reward=float(reward),
                 success=bool(info["success"]), step_s=t2 - t1, agent_s=t1 - t0,
-                info={k: v for k, v in info.items() if k not in ("goal",)}))
+                info=step_info, screenshot=shot))
             outcome.reward += float(reward)
             if terminated or truncated:
                 break
@@ -120,6 +179,8 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
         outcome.invalid_actions = env.invalid_actions
         outcome.terminated, outcome.truncated = bool(terminated), bool(truncated)
         outcome.detector_trace = list(info.get("detector", []))
+        if save_screens:
+            outcome.final_screenshot = screen_png(env.render())
         if keep_screen:
             outcome.last_screen = observation.get("text")
     except Exception as exc:  # noqa: BLE001 - recorded, never lost
@@ -151,13 +212,16 @@ def _worker_init() -> None:
     _WORKER_POOL = DevicePool("sim")
 
 
-def _worker_play(spec: EpisodeSpec, keep_screen: bool, env_options: dict[str, Any]) -> Outcome:
+def _worker_play(spec: EpisodeSpec, keep_screen: bool, env_options: dict[str, Any],
+                 save_screens: bool = False) -> Outcome:
     assert _WORKER_POOL is not None
-    return play(spec, _WORKER_POOL, keep_screen=keep_screen, env_options=env_options)
+    return play(spec, _WORKER_POOL, keep_screen=keep_screen, env_options=env_options,
+                save_screens=save_screens)
 
 
 def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool = False,
-            env_options: dict[str, Any] | None = None) -> Iterator[Outcome]:
+            env_options: dict[str, Any] | None = None,
+            save_screens: bool = False) -> Iterator[Outcome]:
     """Play episodes, yielding each outcome as it finishes (in completion order)."""
     specs = list(specs)
     env_options = env_options or {}
@@ -165,7 +229,8 @@ def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool
         pool = DevicePool("sim")
         try:
             for spec in specs:
-                yield play(spec, pool, keep_screen=keep_screen, env_options=env_options)
+                yield play(spec, pool, keep_screen=keep_screen, env_options=env_options,
+                           save_screens=save_screens)
         finally:
             pool.close()
         return
@@ -174,7 +239,8 @@ def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool
         pending = set()
         queue = iter(specs)
         for spec in queue:
-            pending.add(executor.submit(_worker_play, spec, keep_screen, env_options))
+            pending.add(executor.submit(_worker_play, spec, keep_screen, env_options,
+                                        save_screens))
             if len(pending) >= workers * 4:
                 break
         while pending:
@@ -183,4 +249,5 @@ def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool
                 yield future.result()
                 nxt = next(queue, None)
                 if nxt is not None:
-                    pending.add(executor.submit(_worker_play, nxt, keep_screen, env_options))
+                    pending.add(executor.submit(_worker_play, nxt, keep_screen, env_options,
+                                                save_screens))

@@ -8,7 +8,9 @@ Datasette without bmoca.
 File format
 -----------
 ``PRAGMA application_id`` is 0x626D6F63 ("bmoc") and marks the file as a bmoca results
-store; ``PRAGMA user_version`` is the schema version (`SCHEMA_VERSION`, currently 1).
+store; ``PRAGMA user_version`` is the schema version (`SCHEMA_VERSION`, currently 2).
+Opening a file of an older version upgrades it in place (`_MIGRATIONS`: columns added,
+never removed, so an upgraded file reads like a new one with NULL in the new columns).
 The file is kept in WAL mode, so ``<file>-wal`` and ``<file>-shm`` may lie beside it while
 a run is writing; copy all three, or open and close the store once to fold them back in.
 Booleans are INTEGER 0/1; JSON columns hold UTF-8 JSON text.
@@ -57,7 +59,13 @@ Table ``steps`` - one row per agent step of an episode:
   success       INTEGER  1/0 success signal after the step (NULL when not evaluated)
   step_s        REAL     seconds the environment took to execute the step
   agent_s       REAL     seconds the agent took to choose the action
-  info          TEXT     JSON object: the environment's info for the step
+  info          TEXT     JSON object: the environment's info for the step; with saved
+                         screens also "gesture" (the device commands the action became,
+                         in screen pixels) and "screen_size" ([width, height])
+  screenshot    TEXT     (version 2) path of the PNG of the screen the agent acted on,
+                         relative to the run directory (`screens/<episode_id>/<step>.png`);
+                         NULL when screens were not saved. A screen after the last step,
+                         when saved, is `screens/<episode_id>/final.png` (no row).
   PRIMARY KEY(episode_id, step)
 
 Determinism: with the same agent, spec and seeds, two runs write identical rows except for
@@ -79,7 +87,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION_ID = 0x626D6F63  # "bmoc"
 FILENAME = "results.sqlite"
 # Run arguments that change how a run is executed but not its results: resuming with
@@ -129,10 +137,16 @@ _SCHEMA = (
         step_s REAL,
         agent_s REAL,
         info TEXT,
+        screenshot TEXT,
         PRIMARY KEY (episode_id, step))""",
     f"PRAGMA application_id = {APPLICATION_ID}",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
+
+# Statements that bring a file from version v to v + 1; opening an older file runs them.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: ("ALTER TABLE steps ADD COLUMN screenshot TEXT",),
+}
 
 
 class StoreError(Exception):
@@ -196,6 +210,7 @@ class StepRow:
     step_s: float | None
     agent_s: float | None
     info: dict[str, Any]
+    screenshot: str | None = None
 
 
 _EPISODE_COLS = ", ".join(f.name for f in fields(EpisodeRow))
@@ -293,7 +308,8 @@ class Store:
                 f"{self.path} has results-store schema version {version}, newer than version "
                 f"{SCHEMA_VERSION} that bmoca {_bmoca_version()} reads; upgrade bmoca to use it"
             )
-        if version < SCHEMA_VERSION:
+        upgradable = all(v in _MIGRATIONS for v in range(version, SCHEMA_VERSION))
+        if version < SCHEMA_VERSION and not upgradable:
             raise StoreError(
                 f"{self.path} has results-store schema version {version}, which bmoca "
                 f"{_bmoca_version()} cannot read (it reads version {SCHEMA_VERSION})"
@@ -305,6 +321,7 @@ class Store:
             # Read-only checks first: a foreign database must not be switched to WAL.
             if not self._check(*self._state()):
                 self._configure()
+                self._migrate()
                 return
             self._configure()
             with self._tx("creating the schema") as db:
@@ -313,6 +330,18 @@ class Store:
                         db.execute(statement)
         except sqlite3.Error as e:
             raise self._error(e, "opening") from e
+
+    def _migrate(self) -> None:
+        """Upgrade an older schema in one transaction (another process may have done it)."""
+        if self._state()[1] >= SCHEMA_VERSION:
+            return
+        with self._tx("upgrading the schema") as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            for v in range(version, SCHEMA_VERSION):
+                for statement in _MIGRATIONS[v]:
+                    db.execute(statement)
+            if version < SCHEMA_VERSION:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _configure(self) -> None:
         self._db.execute("PRAGMA journal_mode = WAL")
@@ -499,13 +528,14 @@ class Store:
         step_s: float | None,
         agent_s: float | None,
         info: Mapping[str, Any] | None = None,
+        screenshot: str | None = None,
     ) -> None:
         """Record one step of a 'running' episode (a string action is kept verbatim)."""
         doing = f"recording step {step} of episode {episode_id}"
         action_text = action if isinstance(action, str) or action is None else _dumps(action)
         changed = self._write(
             doing,
-            f"INSERT INTO steps ({_STEP_COLS}) SELECT episode_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+            f"INSERT INTO steps ({_STEP_COLS}) SELECT episode_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
             "FROM episodes WHERE episode_id=? AND status='running'",
             (
                 int(step),
@@ -518,6 +548,7 @@ class Store:
                 step_s,
                 agent_s,
                 _dumps(dict(info or {})),
+                screenshot,
                 episode_id,
             ),
         )
@@ -611,6 +642,7 @@ class Store:
                 step_s=r[8],
                 agent_s=r[9],
                 info=_loads(r[10]) or {},
+                screenshot=r[11],
             )
             for r in rows
         ]
