@@ -321,5 +321,67 @@ def validate(
     raise typer.Exit(1)
 
 
+# -- demonstrations -------------------------------------------------------------------------
+
+demos_app = typer.Typer(no_args_is_help=True,
+                        help="Expert demonstration datasets for few-shot prompts and training.")
+app.add_typer(demos_app, name="demos")
+
+
+@demos_app.command("generate")
+def demos_generate(
+    task_spec: str = typer.Option("settings", "--tasks", help="which tasks (as for eval)"),
+    split: str = typer.Option("train", help="train, test or all configurations"),
+    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids "
+                                    "(overrides --split's list; the manifest keeps --split)"),
+    repeats: int = typer.Option(1, min=1, help="episodes per task and configuration"),
+    out: Path = typer.Option(..., help="dataset directory; rerunning resumes it"),
+    workers: int = typer.Option(1, min=1, help="worker processes"),
+    seed: int = typer.Option(0, help="base seed; each episode's seed derives from it"),
+    screen_width: int = typer.Option(540, min=0, help="width of saved screenshots in pixels "
+                                     "(0: the phone's full size)"),
+) -> None:
+    """Record the scripted experts into a demonstration dataset (docs/demos.md).
+
+    Only successful episodes are kept; failures are listed and counted in the manifest."""
+    from bmoca.demos import DemoError
+    from bmoca.demos.generate import generate
+
+    task_list = _tasks(task_spec)
+    config_ids = _config_ids(split, config_spec)
+    _terminate_like_ctrl_c()
+    with _progress() as progress:
+        bar = progress.add_task("demos", total=None, status="")
+        counts = {"kept": 0, "failed": 0}
+
+        def started(total: int, skipped: int) -> None:
+            progress.update(bar, total=total, completed=skipped,
+                            status=f"{skipped} already recorded" if skipped else "")
+
+        def finished(rec) -> None:
+            counts["failed" if rec.error else "kept"] += 1
+            progress.update(bar, advance=1,
+                            status=f"kept {counts['kept']}  failed {counts['failed']}")
+
+        try:
+            summary = generate(out, task_list, config_ids, split=split, repeats=repeats,
+                               seed=seed, workers=workers, screen_width=screen_width or None,
+                               on_start=started, on_episode=finished)
+        except DemoError as exc:
+            progress.stop()
+            console.print(f"[red]error:[/] {exc}")
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            progress.stop()
+            console.print(f"[yellow]interrupted[/]: recorded episodes are in {out}; run the "
+                          "same command again to resume.")
+            raise typer.Exit(130) from None
+    for line in summary.failures:
+        console.print(f"[yellow]expert failed[/] {line}", markup=True, highlight=False)
+    console.print(f"{out}: kept {summary.kept} new episode(s), {summary.failed} expert "
+                  f"failure(s), {summary.skipped} already done; dataset holds "
+                  f"{summary.total_kept} episode(s), {summary.total_failed} failure(s) listed "
+                  f"in failed.jsonl.")
+
 if __name__ == "__main__":
     app()

@@ -1,0 +1,230 @@
+"""Expert demonstrations on disk: the dataset format, its reader and few-shot selection.
+
+A dataset is a directory (format and rules: `docs/demos.md`):
+
+    manifest.json    {"format": "bmoca-demos", "version": 1, "split", "tasks", "configs",
+                      "episodes", "bmoca_version", ...}
+    episodes.jsonl   one successful episode per line: task_id, config_id, goal, success,
+                     steps (text observation, the action in four forms, screenshot path)
+    screens/<n>/<step>.png
+
+`generate` (in `bmoca.demos.generate`, used by `bmoca demos generate`) writes one; `load`
+reads one; `few_shot` draws prompt examples from it, from training configurations only.
+Reading needs nothing beyond the standard library, so agents can import this cheaply.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["FORMAT", "VERSION", "Dataset", "Demo", "DemoError", "DemoStep", "few_shot", "load"]
+
+FORMAT = "bmoca-demos"
+VERSION = 1
+MANIFEST = "manifest.json"
+EPISODES = "episodes.jsonl"
+FAILED = "failed.jsonl"
+SCREENS = "screens"
+
+
+class DemoError(ValueError):
+    """A dataset that cannot be read or used as asked; the message names file and line."""
+
+
+@dataclass(frozen=True)
+class DemoStep:
+    """One step: what the expert saw and what it did, in every action form.
+
+    `json_action` is what the expert emitted (AndroidWorld JSON). The other forms are
+    None for actions B-MoCA's spaces cannot express (`wait`, `status`, text input).
+    `screenshot` is relative to the dataset directory (`Dataset.screenshot_path`).
+    """
+
+    step: int
+    text_observation: str
+    text_action: str | None
+    json_action: dict[str, Any]
+    dual_gesture: tuple[float, float, float, float] | None
+    discrete: int | None
+    screenshot: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "text_observation": self.text_observation,
+                "text_action": self.text_action, "json_action": self.json_action,
+                "dual_gesture": None if self.dual_gesture is None else list(self.dual_gesture),
+                "discrete": self.discrete, "screenshot": self.screenshot}
+
+
+@dataclass(frozen=True)
+class Demo:
+    """One expert episode on one configuration."""
+
+    task_id: str
+    config_id: str
+    goal: str
+    success: bool
+    steps: list[DemoStep]
+    repeat: int = 0
+    seed: int | None = None
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.task_id, self.config_id, self.repeat)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"task_id": self.task_id, "config_id": self.config_id, "goal": self.goal,
+                "success": self.success, "repeat": self.repeat, "seed": self.seed,
+                "steps": [s.to_json() for s in self.steps]}
+
+
+@dataclass
+class Dataset:
+    """A loaded dataset; `episodes` in file order."""
+
+    path: Path
+    manifest: dict[str, Any]
+    episodes: list[Demo] = field(default_factory=list)
+
+    def screenshot_path(self, step: DemoStep) -> Path | None:
+        return None if step.screenshot is None else self.path / step.screenshot
+
+    def of_task(self, task_id: str) -> list[Demo]:
+        return [d for d in self.episodes if d.task_id == task_id]
+
+
+def _step(raw: Any, where: str) -> DemoStep:
+    if not isinstance(raw, dict):
+        raise DemoError(f"{where}: a step must be an object, got {type(raw).__name__}")
+    try:
+        gesture = raw["dual_gesture"]
+        if gesture is not None:
+            if len(gesture) != 4:
+                raise DemoError(f"{where}: dual_gesture must have 4 numbers, got {gesture!r}")
+            gesture = tuple(float(v) for v in gesture)
+        action = raw["json_action"]
+        if not isinstance(action, dict):
+            raise DemoError(f"{where}: json_action must be an object, got {action!r}")
+        discrete = raw["discrete"]
+        return DemoStep(step=int(raw["step"]), text_observation=str(raw["text_observation"]),
+                        text_action=raw["text_action"], json_action=action,
+                        dual_gesture=gesture,
+                        discrete=None if discrete is None else int(discrete),
+                        screenshot=raw["screenshot"])
+    except KeyError as exc:
+        raise DemoError(f"{where}: step lacks field {exc.args[0]!r}") from None
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, DemoError):
+            raise
+        raise DemoError(f"{where}: malformed step: {exc}") from None
+
+
+def parse_episode(raw: Any, where: str) -> Demo:
+    """One line of episodes.jsonl as a `Demo`; DemoError naming `where` when malformed."""
+    if not isinstance(raw, dict):
+        raise DemoError(f"{where}: an episode must be an object, got {type(raw).__name__}")
+    missing = [k for k in ("task_id", "config_id", "goal", "success", "steps") if k not in raw]
+    if missing:
+        raise DemoError(f"{where}: episode lacks field(s) {', '.join(missing)}")
+    if not isinstance(raw["steps"], list):
+        raise DemoError(f"{where}: steps must be a list")
+    return Demo(task_id=str(raw["task_id"]), config_id=str(raw["config_id"]),
+                goal=str(raw["goal"]), success=bool(raw["success"]),
+                steps=[_step(s, f"{where}, step {i}") for i, s in enumerate(raw["steps"])],
+                repeat=int(raw.get("repeat", 0)), seed=raw.get("seed"))
+
+
+def read_lines(path: Path) -> tuple[list[tuple[int, Any]], int]:
+    """Complete JSON lines of a .jsonl file as (line number, value), and the byte length
+    of the complete part. A last line without its newline is what a killed writer left:
+    it is ignored here (the generator truncates it before appending)."""
+    if not path.exists():
+        return [], 0
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    out = []
+    for number, line in enumerate(data[:end].split(b"\n")[:-1], 1):
+        if not line.strip():
+            continue
+        try:
+            out.append((number, json.loads(line)))
+        except ValueError as exc:
+            raise DemoError(f"{path}:{number}: not valid JSON: {exc}") from None
+    return out, end
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    file = path / MANIFEST
+    if not file.exists():
+        raise DemoError(f"{path} is not a demonstration dataset: no {MANIFEST} "
+                        "(make one with `bmoca demos generate`)")
+    try:
+        manifest = json.loads(file.read_text("utf-8"))
+    except ValueError as exc:
+        raise DemoError(f"{file}: not valid JSON: {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise DemoError(f"{file}: not a bmoca demonstration manifest "
+                        f"(format {manifest.get('format') if isinstance(manifest, dict) else None!r}, "
+                        f"expected {FORMAT!r})")
+    if manifest.get("version") != VERSION:
+        raise DemoError(f"{file}: dataset format version {manifest.get('version')!r}; this "
+                        f"bmoca reads version {VERSION}")
+    return manifest
+
+
+def load(path: str | Path) -> Dataset:
+    """Read a dataset directory written by `bmoca demos generate`."""
+    path = Path(path)
+    manifest = read_manifest(path)
+    lines, _ = read_lines(path / EPISODES)
+    episodes = [parse_episode(raw, f"{path / EPISODES}:{n}") for n, raw in lines]
+    return Dataset(path, manifest, episodes)
+
+
+def _is_train(config_id: str) -> bool:
+    from bmoca import configs
+
+    try:
+        return configs.get(config_id).split == "train"
+    except (KeyError, ValueError):
+        return False
+
+
+def few_shot(dataset: Dataset, task_id: str, *, k: int,
+             mode: Literal["trajectory", "pairs"] = "trajectory", seed: int = 0,
+             exclude_config: str | None = None) -> list[Demo] | list[DemoStep]:
+    """Prompt examples for `task_id`: k whole trajectories, or k observation-action pairs.
+
+    The rule (deterministic for a seed, whatever the order of the file):
+    * only successful episodes on training configurations count (a configuration whose
+      split is "train": the 35 `train_env_*` presets and `random_train_*`), never
+      `exclude_config` (pass the configuration being evaluated);
+    * "trajectory": episodes of the same task when there are any, otherwise episodes of
+      other tasks, each shown with its own goal (the B-MoCA few-shot format);
+    * "pairs": steps of the same task's episodes when there are any, otherwise of any
+      task's; a `DemoStep` carries no goal, so another task's goal never reaches the
+      prompt. Only steps with a text action count.
+    Draws are without replacement: fewer than k come back when fewer exist.
+    """
+    if mode not in ("trajectory", "pairs"):
+        raise ValueError(f"few-shot mode must be 'trajectory' or 'pairs', got {mode!r}")
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be a positive int, got {k!r}")
+    pool = sorted((d for d in dataset.episodes if d.success and d.config_id != exclude_config
+                   and _is_train(d.config_id)), key=lambda d: d.key)
+    if not pool:
+        configs = sorted({d.config_id for d in dataset.episodes})
+        raise DemoError(f"{dataset.path}: no successful demonstrations on training "
+                        f"configurations (configurations present: {', '.join(configs) or 'none'}"
+                        f"{f'; excluded {exclude_config}' if exclude_config else ''})")
+    same = [d for d in pool if d.task_id == task_id]
+    chosen = same or pool
+    rng = random.Random(f"{seed}|{task_id}|{mode}")
+    if mode == "trajectory":
+        return rng.sample(chosen, min(k, len(chosen)))
+    steps: Sequence[DemoStep] = [s for d in chosen for s in d.steps if s.text_action]
+    return rng.sample(list(steps), min(k, len(steps)))

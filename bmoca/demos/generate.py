@@ -1,0 +1,271 @@
+"""Record scripted-expert episodes into a demonstration dataset (`bmoca demos generate`).
+
+Only the main process writes. Each finished episode goes to disk in this order: its
+screenshots into `screens/<n>.tmp/`, renamed to `screens/<n>/`, then one line appended to
+`episodes.jsonl` (flushed and synced), then the manifest replaced atomically. A run killed
+at any point leaves every earlier episode intact; a rerun drops the half-written line or
+orphan screen folder, skips the episodes already kept or failed, and plays the rest.
+Failed expert episodes are not kept as demonstrations; they are listed in `failed.jsonl`
+(so a rerun does not retry them: experts are deterministic) and counted in the manifest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bmoca import tasks
+from bmoca.demos import (
+    EPISODES,
+    FAILED,
+    FORMAT,
+    MANIFEST,
+    SCREENS,
+    VERSION,
+    DemoError,
+    read_lines,
+    read_manifest,
+)
+from bmoca.demos.convert import convert
+
+SCREEN_WIDTH = 540
+
+
+@dataclass(frozen=True)
+class Job:
+    task: tasks.Task
+    config_id: str
+    repeat: int
+    seed: int
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.task.id, self.config_id, self.repeat)
+
+
+@dataclass
+class Recorded:
+    """A played episode as the worker sends it back: steps as JSON, PNGs apart."""
+
+    job: Job
+    success: bool = False
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    screens: list[bytes] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class Summary:
+    """What a generation did: episodes kept now, failed now, skipped as already done."""
+
+    kept: int = 0
+    failed: int = 0
+    skipped: int = 0
+    total_kept: int = 0
+    total_failed: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH) -> Recorded:
+    """Play the task's expert once and record every step in all forms."""
+    from bmoca.agents import ExpertAgent
+    from bmoca.env import BmocaEnv
+    from bmoca.env import actions as act
+    from bmoca.env import observations as obs
+    from bmoca.eval.runner import screen_png
+    from bmoca.formats.locales import is_rtl
+
+    out = Recorded(job)
+    try:
+        env = BmocaEnv(job.task, job.config_id, pool, observation=("xml", "text"),
+                       action="json", render_mode="rgb_array")
+        observation, _info = env.reset(seed=job.seed)
+        agent = ExpertAgent(job.task)
+        agent.reset(env.goal, seed=job.seed)
+        rtl = is_rtl(env.config.locale)
+        while True:
+            width, height = env.device.screen_size()
+            screen = act.Screen(width, height, tuple(obs.translate(observation["xml"])), rtl=rtl)
+            out.screens.append(screen_png(env.render(), screen_width))
+            action = agent.act(observation)
+            forms = convert(action, screen)
+            text = observation["text"]
+            observation, _r, terminated, truncated, info = env.step(action)
+            if info.get("action_error"):
+                raise RuntimeError(f"step {len(out.steps)}: the expert's action "
+                                   f"{forms.json_action} failed: {info['action_error']}")
+            out.steps.append({
+                "step": len(out.steps), "text_observation": text,
+                "text_action": forms.text_action, "json_action": forms.json_action,
+                "dual_gesture": None if forms.dual_gesture is None else list(forms.dual_gesture),
+                "discrete": forms.discrete, "screenshot": None})
+            if terminated or truncated:
+                break
+        out.success = env.success
+        if not out.success:
+            out.error = (f"expert did not succeed in {len(out.steps)} steps: "
+                         + "; ".join(info.get("detector", [])))
+    except Exception as exc:  # noqa: BLE001 - an expert failure is reported, not raised
+        out.error = f"{type(exc).__name__}: {exc}"
+    return out
+
+
+_POOL: Any = None
+
+
+def _init() -> None:
+    global _POOL
+    from bmoca.env import DevicePool
+
+    _POOL = DevicePool("sim")
+
+
+def _play(job: Job, screen_width: int | None) -> Recorded:
+    return record_episode(job, _POOL, screen_width)
+
+
+def _played(jobs: Sequence[Job], workers: int, screen_width: int | None) -> Iterator[Recorded]:
+    if workers <= 1:
+        from bmoca.env import DevicePool
+
+        pool = DevicePool("sim")
+        try:
+            for job in jobs:
+                yield record_episode(job, pool, screen_width)
+        finally:
+            pool.close()
+        return
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init) as executor:
+        queue = iter(jobs)
+        pending = {executor.submit(_play, j, screen_width)
+                   for _, j in zip(range(workers * 2), queue, strict=False)}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.add(executor.submit(_play, nxt, screen_width))
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, "utf-8")
+    os.replace(tmp, path)
+
+
+def _append(path: Path, value: dict[str, Any]) -> None:
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(value, ensure_ascii=False, sort_keys=True) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _complete(path: Path) -> list[dict[str, Any]]:
+    """The complete lines of a .jsonl file, cutting off a half-written last line."""
+    lines, end = read_lines(path)
+    if path.exists() and path.stat().st_size != end:
+        with path.open("r+b") as f:
+            f.truncate(end)
+    return [raw for _, raw in lines]
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("bmoca")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Sequence[str], *,
+             split: str = "train", repeats: int = 1, seed: int = 0, workers: int = 1,
+             screen_width: int | None = SCREEN_WIDTH,
+             on_start: Callable[[int, int], None] | None = None,
+             on_episode: Callable[[Recorded], None] | None = None) -> Summary:
+    """Record the experts of `task_list` on `config_ids`, `repeats` times each, into `out`.
+
+    Resumes a dataset already in `out` (same `split` required; tasks and configurations
+    are added to its manifest). Tasks without an expert raise DemoError before any work.
+    """
+    from bmoca.eval.runner import episode_seed
+
+    out = Path(out)
+    if repeats < 1:
+        raise DemoError(f"repeats must be at least 1, got {repeats}")
+    no_expert = [t.id for t in task_list if not t.expert]
+    if no_expert:
+        raise DemoError(f"tasks without an expert plan cannot be demonstrated: "
+                        f"{', '.join(no_expert)}")
+    if out.exists() and not out.is_dir():
+        raise DemoError(f"{out} exists and is not a directory")
+    if out.is_dir() and (out / MANIFEST).exists():
+        manifest = read_manifest(out)
+        if manifest.get("split") != split:
+            raise DemoError(f"{out} holds a {manifest.get('split')!r} dataset; generate the "
+                            f"{split!r} split into another directory")
+        if manifest.get("seed", seed) != seed:
+            raise DemoError(f"{out} was generated with --seed {manifest['seed']}; resume it "
+                            f"with the same seed or use another directory")
+    elif out.is_dir() and any(out.iterdir()):
+        raise DemoError(f"{out} is not empty and holds no {MANIFEST}; choose a new directory")
+    else:
+        manifest = {"format": FORMAT, "version": VERSION, "split": split, "tasks": [],
+                    "configs": [], "episodes": 0, "failed": 0}
+    (out / SCREENS).mkdir(parents=True, exist_ok=True)
+    kept = _complete(out / EPISODES)
+    failed = _complete(out / FAILED)
+    done = {(e["task_id"], e["config_id"], int(e.get("repeat", 0))) for e in kept + failed}
+    manifest.update({
+        "tasks": sorted(set(manifest.get("tasks", [])) | {t.id for t in task_list}),
+        "configs": sorted(set(manifest.get("configs", [])) | set(config_ids)),
+        "repeats": max(int(manifest.get("repeats", 0)), repeats), "seed": seed,
+        "episodes": len(kept), "failed": len(failed), "bmoca_version": _version()})
+    _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+    jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r))
+            for c in config_ids for t in task_list for r in range(repeats)]
+    todo = [j for j in jobs if j.key not in done]
+    summary = Summary(skipped=len(jobs) - len(todo))
+    if on_start:
+        on_start(len(jobs), summary.skipped)
+    number = len(kept)
+    for rec in _played(todo, workers, screen_width):
+        job = rec.job
+        if rec.error is not None:
+            _append(out / FAILED, {"task_id": job.task.id, "config_id": job.config_id,
+                                   "repeat": job.repeat, "seed": job.seed, "error": rec.error})
+            summary.failed += 1
+            summary.failures.append(f"{job.task.id} on {job.config_id} #{job.repeat}: "
+                                    f"{rec.error}")
+            manifest["failed"] = len(failed) + summary.failed
+        else:
+            final = out / SCREENS / str(number)
+            tmp = out / SCREENS / f"{number}.tmp"
+            for leftover in (final, tmp):  # orphans of a run killed before its line was written
+                if leftover.exists():
+                    shutil.rmtree(leftover)
+            tmp.mkdir()
+            for step, png in zip(rec.steps, rec.screens, strict=False):
+                (tmp / f"{step['step']}.png").write_bytes(png)
+                step["screenshot"] = f"{SCREENS}/{number}/{step['step']}.png"
+            os.replace(tmp, final)
+            _append(out / EPISODES, {"task_id": job.task.id, "config_id": job.config_id,
+                                     "goal": job.task.goal, "success": True,
+                                     "repeat": job.repeat, "seed": job.seed,
+                                     "steps": rec.steps})
+            number += 1
+            summary.kept += 1
+            manifest["episodes"] = number
+        _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        if on_episode:
+            on_episode(rec)
+    summary.total_kept, summary.total_failed = manifest["episodes"], manifest["failed"]
+    return summary

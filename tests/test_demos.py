@@ -1,0 +1,205 @@
+"""Demonstration datasets: generation, the on-disk format, replay in every action form,
+few-shot selection from training configurations, and resuming a killed generation."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from PIL import Image
+
+import bmoca
+from bmoca import demos, tasks
+from bmoca.demos.generate import generate
+from bmoca.env import DevicePool
+
+TASKS = [tasks.get("settings/turn_on_wifi"),
+         tasks.get("settings/decrease_the_screen_brightness_in_setting"),  # slider: a gesture
+         tasks.get("calculator/input_'3×5'_in_Calculator")]
+TRAIN = ["train_env_000", "train_env_030"]  # English, and Arabic (right to left)
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> demos.Dataset:
+    out = tmp_path_factory.mktemp("demos") / "ds"
+    summary = generate(out, TASKS, TRAIN, screen_width=270)
+    assert (summary.kept, summary.failed, summary.skipped) == (6, 0, 0)
+    return demos.load(out)
+
+
+def test_manifest_and_episodes_follow_the_format(dataset):
+    manifest = json.loads((dataset.path / "manifest.json").read_text())
+    assert manifest["format"] == "bmoca-demos" and manifest["version"] == 1
+    assert manifest["split"] == "train" and manifest["episodes"] == 6
+    assert manifest["tasks"] == sorted(t.id for t in TASKS) and manifest["configs"] == TRAIN
+    assert manifest["bmoca_version"]
+    lines = (dataset.path / "episodes.jsonl").read_text().splitlines()
+    assert len(lines) == 6
+    raw = json.loads(lines[0])
+    assert {"task_id", "config_id", "goal", "success", "steps"} <= raw.keys()
+    assert set(raw["steps"][0]) == {"step", "text_observation", "text_action", "json_action",
+                                    "dual_gesture", "discrete", "screenshot"}
+    keys = [(d.task_id, d.config_id) for d in dataset.episodes]
+    assert sorted(keys) == sorted((t.id, c) for t in TASKS for c in TRAIN)
+    for demo in dataset.episodes:
+        assert demo.success and demo.goal == tasks.get(demo.task_id).goal
+        assert [s.step for s in demo.steps] == list(range(len(demo.steps)))
+        for step in demo.steps:
+            path = dataset.screenshot_path(step)
+            assert step.screenshot == f"screens/{path.parent.name}/{step.step}.png"
+            with Image.open(path) as image:
+                assert image.format == "PNG" and image.width == 270
+            assert step.text_observation.startswith("[{'numeric_tag': 0")
+
+
+def test_action_forms_agree(dataset):
+    """Clicks on element centres are tap(i); the slider tap is a dual gesture; each form
+    describes the same point."""
+    forms = {}
+    for demo in dataset.episodes:
+        for step in demo.steps:
+            kind = step.text_action.split("(")[0]
+            forms[kind] = forms.get(kind, 0) + 1
+            ty, tx, ly, lx = step.dual_gesture
+            assert 0 <= step.discrete < 385
+            if step.json_action["action_type"] == "click":
+                assert (ty, tx) == (ly, lx)
+                assert step.discrete < 378  # a grid tap
+            if kind == "dual-gesture":
+                parsed = [float(v) for v in step.text_action[13:-1].split(",")]
+                assert parsed == pytest.approx([ty, tx, ly, lx], abs=5e-5)
+    assert forms["tap"] > forms["dual-gesture"] >= 2  # one slider tap per brightness demo
+    brightness = [d for d in dataset.episodes if "brightness" in d.task_id]
+    assert all(d.steps[-1].text_action.startswith("dual-gesture(") for d in brightness)
+
+
+@pytest.mark.parametrize("mode, field", [("text", "text_action"),
+                                         ("dual_gesture", "dual_gesture"),
+                                         ("discrete", "discrete")])
+def test_replaying_each_form_solves_the_task(dataset, mode, field):
+    pool = DevicePool("sim")
+    try:
+        for demo in dataset.episodes:
+            env = bmoca.make(demo.task_id, demo.config_id, device=pool,
+                             observation=("text",), action=mode)
+            observation, _ = env.reset(seed=demo.seed)
+            for step in demo.steps:
+                if mode == "text":  # the recorded observation is what a text agent sees
+                    assert observation["text"] == step.text_observation
+                observation, _r, terminated, truncated, info = env.step(getattr(step, field))
+                assert "action_error" not in info, info
+            assert env.success, (mode, demo.task_id, demo.config_id)
+            assert terminated and not truncated
+    finally:
+        pool.close()
+
+
+def test_few_shot_draws_only_training_configurations_deterministically(tmp_path):
+    out = tmp_path / "ds"
+    generate(out, TASKS[:2], ["train_env_000", "test_env_100", "train_env_030"], split="all",
+             screen_width=64)
+    dataset = demos.load(out)
+    assert {d.config_id for d in dataset.episodes} >= {"test_env_100"}
+    task = TASKS[0].id
+    for seed in range(6):
+        picked = demos.few_shot(dataset, task, k=2, seed=seed)
+        assert {d.config_id for d in picked} == set(TRAIN) and {d.task_id for d in picked} == {task}
+        assert picked == demos.few_shot(dataset, task, k=2, seed=seed)
+        pairs = demos.few_shot(dataset, task, k=3, mode="pairs", seed=seed)
+        assert len(pairs) == 3 and all(isinstance(p, demos.DemoStep) for p in pairs)
+        same_task = [s for d in dataset.episodes if d.task_id == task
+                     and d.config_id != "test_env_100" for s in d.steps]
+        assert all(any(p == s for s in same_task) for p in pairs)
+    # asking for more than exist gives each once; excluding a configuration removes it
+    assert len(demos.few_shot(dataset, task, k=10, seed=0)) == 2
+    only = demos.few_shot(dataset, task, k=5, seed=0, exclude_config="train_env_000")
+    assert [d.config_id for d in only] == ["train_env_030"]
+    # a task without demonstrations falls back to other tasks' trajectories (their own goals)
+    other = demos.few_shot(dataset, "calculator/open_Calculator", k=4, seed=1)
+    assert {d.task_id for d in other} <= {t.id for t in TASKS[:2]} and len(other) == 4
+    assert all(d.config_id in TRAIN for d in other)
+    orders = {tuple(d.key for d in demos.few_shot(dataset, "x", k=4, seed=s)) for s in range(8)}
+    assert len(orders) > 1  # the seed matters
+    with pytest.raises(ValueError, match="positive int"):
+        demos.few_shot(dataset, task, k=0)
+    with pytest.raises(ValueError, match="'trajectory' or 'pairs'"):
+        demos.few_shot(dataset, task, k=1, mode="steps")
+
+
+def test_few_shot_without_training_demonstrations_says_so(tmp_path):
+    generate(tmp_path / "t", TASKS[:1], ["test_env_100"], split="test", screen_width=64)
+    with pytest.raises(demos.DemoError, match="no successful demonstrations on training "
+                                              "configurations.*test_env_100"):
+        demos.few_shot(demos.load(tmp_path / "t"), TASKS[0].id, k=1)
+
+
+def test_reader_names_file_and_line_of_bad_input(tmp_path):
+    with pytest.raises(demos.DemoError, match="no manifest.json"):
+        demos.load(tmp_path)
+    (tmp_path / "manifest.json").write_text('{"format": "other"}')
+    with pytest.raises(demos.DemoError, match="not a bmoca demonstration manifest"):
+        demos.load(tmp_path)
+    (tmp_path / "manifest.json").write_text('{"format": "bmoca-demos", "version": 9}')
+    with pytest.raises(demos.DemoError, match="format version 9"):
+        demos.load(tmp_path)
+    (tmp_path / "manifest.json").write_text('{"format": "bmoca-demos", "version": 1}')
+    (tmp_path / "episodes.jsonl").write_text('{"task_id": "a"}\n')
+    with pytest.raises(demos.DemoError, match=r"episodes.jsonl:1: episode lacks field\(s\) "
+                                              "config_id, goal, success, steps"):
+        demos.load(tmp_path)
+    (tmp_path / "episodes.jsonl").write_text('\n{oops\n')
+    with pytest.raises(demos.DemoError, match=r"episodes.jsonl:2: not valid JSON"):
+        demos.load(tmp_path)
+
+
+def test_generate_refuses_a_foreign_directory_and_another_split(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(demos.DemoError, match="not empty and holds no manifest.json"):
+        generate(tmp_path, TASKS[:1], TRAIN[:1])
+    generate(tmp_path / "ds", TASKS[:1], TRAIN[:1], screen_width=64)
+    with pytest.raises(demos.DemoError, match="holds a 'train' dataset"):
+        generate(tmp_path / "ds", TASKS[:1], ["test_env_100"], split="test")
+
+
+def test_a_killed_generation_keeps_its_episodes_and_resumes(tmp_path):
+    out = tmp_path / "ds"
+    args = [sys.executable, "-m", "bmoca.cli.main", "demos", "generate", "--tasks",
+            "settings/turn_on_wifi,settings/turn_off_wifi,calculator/open_Calculator",
+            "--configs", "train_env_000,train_env_001,train_env_002", "--out", str(out),
+            "--screen-width", "64"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    episodes = out / "episodes.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if episodes.exists() and episodes.read_bytes().count(b"\n") >= 2:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = episodes.read_bytes()
+    complete = before[: before.rfind(b"\n") + 1]
+    assert complete.count(b"\n") >= 2
+    # what a kill in the middle of writing leaves: half a line and an unlisted screen folder
+    with episodes.open("ab") as f:
+        f.write(b'{"task_id": "settings/tur')
+    orphan = out / "screens" / str(complete.count(b"\n"))
+    orphan.mkdir(parents=True, exist_ok=True)
+    (orphan / "0.png").write_bytes(b"junk")
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "already done" in done.stdout
+    after = episodes.read_bytes()
+    assert after.startswith(complete)  # episodes kept before the kill are untouched
+    dataset = demos.load(out)
+    keys = [d.key for d in dataset.episodes]
+    assert len(keys) == len(set(keys)) == 9
+    assert json.loads((out / "manifest.json").read_text())["episodes"] == 9
+    for demo in dataset.episodes:
+        for step in demo.steps:
+            assert dataset.screenshot_path(step).read_bytes().startswith(b"\x89PNG")
