@@ -256,6 +256,7 @@ def _mimetype_id(conn: sqlite3.Connection, mimetype: str) -> int:
 def _write_data(conn: sqlite3.Connection, raw_id: int, given: str, family: str,
                 phones: Iterable[Phone], emails: Iterable[str]) -> None:
     """(Re)write a raw contact's name, phone and email rows and its phone_lookup rows."""
+    phones, emails = tuple(phones), tuple(emails)
     conn.execute("DELETE FROM phone_lookup WHERE raw_contact_id = ?", (raw_id,))
     conn.execute("DELETE FROM data WHERE raw_contact_id = ?", (raw_id,))
     name = display_name(given, family)
@@ -281,9 +282,9 @@ def _write_data(conn: sqlite3.Connection, raw_id: int, given: str, family: str,
                  "phonebook_label_alt = ?, version = version + 1, dirty = 1 WHERE _id = ?",
                  (name, alt, DISPLAY_NAME_SOURCE_STRUCTURED_NAME, name, _label(name), alt,
                   _label(alt), raw_id))
-    phones = list(phones)
     conn.execute("UPDATE contacts SET has_phone_number = ?, lookup = ? "
-                 "WHERE name_raw_contact_id = ?", (1 if phones else 0, _lookup_key(raw_id, name), raw_id))
+                 "WHERE name_raw_contact_id = ?",
+                 (1 if phones else 0, _lookup_key(raw_id, name), raw_id))
 
 
 def _insert(conn: sqlite3.Connection, given: str, family: str, phones: Iterable[Phone],
