@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from bmoca import tasks
 from bmoca.agents.base import Agent
 from bmoca.agents.simple import ExpertAgent, NoopAgent, RandomAgent
@@ -9,10 +12,24 @@ from bmoca.agents.simple import ExpertAgent, NoopAgent, RandomAgent
 __all__ = ["Agent", "ExpertAgent", "NoopAgent", "RandomAgent", "build", "NAMES"]
 
 NAMES = ("expert", "random", "random:dual_gesture", "noop")
+MODEL_NAMES = ("[llm|mllm|t3a|m3a/]openai:<model>", "anthropic:<model>", "gemini:<model>",
+               "openai-compatible:<model>@<base_url>")
 
 
-def build(name: str, task: tasks.Task) -> Agent:
-    """An agent for one task from its command-line name (`expert`, `random`, `noop`, ...)."""
+def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None) -> Agent:
+    """An agent for one task from its command-line name (`expert`, `random`, `noop`, or a
+    model agent such as `openai:gpt-4o`, `mllm/gemini:gemini-1.5-pro`; see docs/agents.md).
+
+    `options` are the model agents' options (`bmoca eval --agent-option key=value`); the
+    baselines take none. Raises ValueError naming what is wrong.
+    """
+    from bmoca.agents import llm
+
+    if llm.is_model_agent(name):
+        return llm.build(name, task.id, dict(options or {}))
+    if options:
+        raise ValueError(f"agent {name!r} takes no options (got {', '.join(options)}); "
+                         "options are for model agents")
     kind, _, option = name.partition(":")
     if kind == "expert" and not option:
         return ExpertAgent(task)
@@ -20,4 +37,5 @@ def build(name: str, task: tasks.Task) -> Agent:
         return RandomAgent(option or "discrete")
     if kind == "noop" and not option:
         return NoopAgent()
-    raise ValueError(f"unknown agent {name!r}; available: {', '.join(NAMES)}")
+    raise ValueError(f"unknown agent {name!r}; available: {', '.join(NAMES)}, or a model "
+                     f"agent: {', '.join(MODEL_NAMES)}")

@@ -198,7 +198,9 @@ def _terminate_like_ctrl_c() -> None:
 
 @app.command("eval")
 def evaluate_command(
-    agent: str = typer.Option("expert", help="expert, random, random:dual_gesture or noop"),
+    agent: str = typer.Option("expert", help="expert, random, random:dual_gesture, noop, or a "
+                              "model agent [llm|mllm|t3a|m3a/]<provider>:<model>[@<base_url>], "
+                              "e.g. openai:gpt-4o (docs/agents.md)"),
     task_spec: str = typer.Option("settings", "--tasks",
                                   help="all, representative, an app, a category, task ids or "
                                        "patterns with *, comma-separated"),
@@ -213,6 +215,14 @@ def evaluate_command(
     save_screens: bool = typer.Option(None, "--save-screens/--no-save-screens",
                                       help="save each step's screenshot under RUN_DIR/screens "
                                            "for `bmoca report` (default: on for model agents)"),
+    agent_option: list[str] = typer.Option(None, "--agent-option", "-o",
+                                           help="a model agent's option key=value, repeatable: "
+                                                "few_shot=3, demos=DIR, cot=false, bbox=true, "
+                                                "explore=true, temperature, max_tokens, seed, "
+                                                "timeout, retries, base_url, price=IN,OUT ... "
+                                                "(docs/agents.md)"),
+    no_cache: bool = typer.Option(False, "--no-cache",
+                                  help="do not read or write the model response cache"),
 ) -> None:
     """Evaluate an agent: every task x configuration x repeat, stored in SQLite, resumable."""
     from bmoca import agents
@@ -221,8 +231,16 @@ def evaluate_command(
 
     task_list = _tasks(task_spec)
     config_ids = _config_ids(split, config_spec)
+    options: dict[str, str] = {}
+    for item in agent_option or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise typer.BadParameter(f"{item!r}: expected key=value", param_hint="--agent-option")
+        options[key.strip()] = value.strip()
+    if no_cache:
+        options["cache"] = "false"
     try:
-        built = agents.build(agent, task_list[0])  # an unknown agent name fails here, first
+        built = agents.build(agent, task_list[0], options)  # a bad name or option fails here
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--agent") from None
     if save_screens is None:  # model agents (they expose `last_call`) get screens by default
@@ -255,7 +273,8 @@ def evaluate_command(
         try:
             evaluate.evaluate(store, run_id, agent, task_list, config_ids, repeats, seed=seed,
                               workers=workers, on_start=started, on_episode=finished,
-                              spec={"split": split}, save_screens=save_screens)
+                              spec={"split": split}, save_screens=save_screens,
+                              agent_options=options)
         except StoreError as exc:
             progress.stop()
             console.print(f"[red]error:[/] {exc}")
@@ -270,7 +289,27 @@ def evaluate_command(
     console.print()
     metrics.render(table, console=console)
     (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n", "utf-8")
+    _print_usage(rows)
     console.print(f"\nresults: {run_dir / 'results.sqlite'}  table: {run_dir / 'results.md'}")
+
+
+def _print_usage(rows) -> None:
+    """Model tokens and cost of the run's episodes, and why episodes failed to run."""
+    used = [e for e in rows if e.input_tokens is not None]
+    if used:
+        tokens_in = sum(e.input_tokens or 0 for e in used)
+        tokens_out = sum(e.output_tokens or 0 for e in used)
+        unknown = sum(1 for e in used if e.cost_usd is None)
+        cost = sum(e.cost_usd or 0.0 for e in used)
+        price = f"${cost:.4f}" + (f" (+ {unknown} episode(s) at an unknown price)"
+                                  if unknown else "")
+        console.print(f"\nmodel usage: {len(used)} episode(s), {tokens_in:,} input tokens, "
+                      f"{tokens_out:,} output tokens, cost {price}")
+    errors = [e for e in rows if e.status == "error"]
+    if errors:
+        console.print(f"[yellow]{len(errors)} episode(s) could not be run[/] (infrastructure "
+                      f"errors, left out of success rates); first: {errors[0].error}",
+                      markup=True, highlight=False)
 
 
 @app.command()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from bmoca import tasks
 from bmoca.eval import runner
@@ -19,17 +20,26 @@ def run_id_for(agent: str, task_spec: str, split: str) -> str:
 def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Task],
              config_ids: Sequence[str], repeats: int, *, seed: int = 0, workers: int = 1,
              spec: dict | None = None, save_screens: bool = False,
+             agent_options: dict[str, Any] | None = None,
              on_start: Callable[[int, int], None] | None = None,
              on_episode: Callable[[runner.Outcome], None] | None = None) -> int:
     """Play every episode of the plan that the store does not hold yet; returns how many.
 
     `on_start(total, already_done)` is called once; `on_episode` after each stored episode.
     `save_screens` writes each step's screenshot under the run directory (see `record`).
+    `agent_options` go to a model agent; those that can change results are part of the
+    run's spec, so a resumed run must give the same ones (transport options such as
+    timeout, retries and cache may differ).
     """
-    store.start_run(run_id, agent, {**(spec or {}), "tasks": [t.id for t in task_list],
-                                    "configs": list(config_ids), "repeats": repeats,
-                                    "seed": seed})
-    episodes = runner.plan(agent, task_list, config_ids, repeats, seed)
+    from bmoca.agents.llm.agent import TRANSPORT_OPTIONS
+
+    run_spec = {**(spec or {}), "tasks": [t.id for t in task_list],
+                "configs": list(config_ids), "repeats": repeats, "seed": seed}
+    if agent_options:
+        run_spec["agent_options"] = {k: v for k, v in sorted(agent_options.items())
+                                     if k not in TRANSPORT_OPTIONS}
+    store.start_run(run_id, agent, run_spec)
+    episodes = runner.plan(agent, task_list, config_ids, repeats, seed, agent_options)
     finished = store.finished_keys(run_id)
     todo = [e for e in episodes if e.key not in finished]
     if on_start:
@@ -64,17 +74,19 @@ def record(store: Store, run_id: str, outcome: runner.Outcome) -> None:
         store.add_step(episode_id, index, action=step.action, action_label=step.action_label,
                        valid=step.valid, error=step.error, reward=step.reward,
                        success=step.success, step_s=step.step_s, agent_s=step.agent_s,
-                       info=step.info, screenshot=shot)
+                       info=step.info, screenshot=shot, agent_output=step.agent_output)
     if outcome.final_screenshot is not None:
         _write_png(run_dir, f"screens/{episode_id}/final.png", outcome.final_screenshot)
+    usage = {"input_tokens": outcome.input_tokens, "output_tokens": outcome.output_tokens,
+             "cost_usd": outcome.cost_usd}
     if outcome.error:
-        store.fail_episode(episode_id, outcome.error)
+        store.fail_episode(episode_id, outcome.error, **usage)
         return
     store.finish_episode(episode_id, success=outcome.success, steps=len(outcome.steps),
                          invalid_actions=outcome.invalid_actions, reward=outcome.reward,
                          terminated=outcome.terminated, truncated=outcome.truncated,
                          detector_trace=outcome.detector_trace, wall_s=outcome.wall_s,
-                         reset_s=outcome.reset_s)
+                         reset_s=outcome.reset_s, **usage)
 
 
 def default_run_dir(agent: str, task_spec: str, split: str) -> Path:

@@ -34,6 +34,8 @@ class EpisodeSpec:
     config_id: str
     repeat: int
     seed: int
+    agent_options: tuple[tuple[str, Any], ...] = ()
+    """Options of a model agent (`bmoca eval --agent-option key=value`), sorted by key."""
 
     @property
     def task_id(self) -> str:
@@ -57,6 +59,8 @@ class StepRecord:
     info: dict[str, Any]
     screenshot: bytes | None = None
     """PNG of the screen the agent acted on, when screens are saved."""
+    agent_output: dict[str, Any] | None = None
+    """A model agent's `last_call` for this step (prompt, answer, tokens, cost)."""
 
 
 @dataclass
@@ -77,6 +81,24 @@ class Outcome:
     """The screen translator's text of the last observation (for `validate`)."""
     final_screenshot: bytes | None = None
     """PNG of the screen after the last step, when screens are saved."""
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    """Model usage summed over the episode's calls: None for agents without a model; the
+    cost is None as soon as one call's price is unknown."""
+    _cost_unknown: bool = False
+
+    def start_usage(self) -> None:
+        self.input_tokens, self.output_tokens, self.cost_usd = 0, 0, 0.0
+
+    def add_usage(self, call: dict[str, Any]) -> None:
+        """Add one `last_call` to the sums (tokens a server did not report count as 0)."""
+        self.input_tokens = (self.input_tokens or 0) + int(call.get("input_tokens") or 0)
+        self.output_tokens = (self.output_tokens or 0) + int(call.get("output_tokens") or 0)
+        cost = call.get("cost_usd")
+        if cost is None:
+            self._cost_unknown = True
+        self.cost_usd = None if self._cost_unknown else round((self.cost_usd or 0.0) + cost, 8)
 
 
 def episode_seed(base_seed: int, task_id: str, config_id: str, repeat: int) -> int:
@@ -86,10 +108,11 @@ def episode_seed(base_seed: int, task_id: str, config_id: str, repeat: int) -> i
 
 
 def plan(agent: str, task_list: Sequence[tasks.Task], config_ids: Sequence[str], repeats: int,
-         base_seed: int = 0) -> list[EpisodeSpec]:
+         base_seed: int = 0, agent_options: dict[str, Any] | None = None) -> list[EpisodeSpec]:
     """Episodes ordered by configuration, so consecutive episodes reuse a phone."""
+    options = tuple(sorted((agent_options or {}).items()))
     return [EpisodeSpec(agent, task, config_id, repeat,
-                        episode_seed(base_seed, task.id, config_id, repeat))
+                        episode_seed(base_seed, task.id, config_id, repeat), options)
             for config_id in config_ids for task in task_list for repeat in range(repeats)]
 
 
@@ -144,12 +167,16 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
     env = None
     try:
         task = spec.task
-        agent = agents.build(spec.agent, task)
+        agent = agents.build(spec.agent, task, dict(spec.agent_options))
+        uses_model = hasattr(agent, "last_call")
+        if uses_model:
+            outcome.start_usage()
         modes = tuple(agent.observation_modes)
         if keep_screen and "text" not in modes:
             modes += ("text",)
         env = BmocaEnv(task, spec.config_id, pool, observation=modes, action=agent.action_mode,
-                       render_mode="rgb_array" if save_screens else None, **(env_options or {}))
+                       render_mode="rgb_array" if save_screens else None,
+                       **{**(env_options or {}), **getattr(agent, "env_options", {})})
         observation, info = env.reset(seed=spec.seed)
         outcome.reset_s = float(info.get("reset_s", 0.0))
         agent.reset(env.goal, seed=spec.seed)
@@ -158,6 +185,9 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
             t0 = time.perf_counter()
             action = agent.act(observation)
             t1 = time.perf_counter()
+            call = getattr(agent, "last_call", None) if uses_model else None
+            if call is not None:
+                outcome.add_usage(call)
             drawn = _gesture(env, action) if save_screens else None
             observation, reward, terminated, truncated, info = env.step(action)
             t2 = time.perf_counter()
@@ -171,7 +201,8 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
                 action=_plain(action), action_label=info.get("action_label"),
                 valid=error is None, error=error, reward=float(reward),
                 success=bool(info["success"]), step_s=t2 - t1, agent_s=t1 - t0,
-                info=step_info, screenshot=shot))
+                info=step_info, screenshot=shot,
+                agent_output=dict(call) if call is not None else None))
             outcome.reward += float(reward)
             if terminated or truncated:
                 break

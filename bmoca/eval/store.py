@@ -8,7 +8,7 @@ Datasette without bmoca.
 File format
 -----------
 ``PRAGMA application_id`` is 0x626D6F63 ("bmoc") and marks the file as a bmoca results
-store; ``PRAGMA user_version`` is the schema version (`SCHEMA_VERSION`, currently 2).
+store; ``PRAGMA user_version`` is the schema version (`SCHEMA_VERSION`, currently 3).
 Opening a file of an older version upgrades it in place (`_MIGRATIONS`: columns added,
 never removed, so an upgraded file reads like a new one with NULL in the new columns).
 The file is kept in WAL mode, so ``<file>-wal`` and ``<file>-shm`` may lie beside it while
@@ -46,6 +46,12 @@ at a key that is not 'done' replaces the old row and its steps:
   finished         REAL     Unix time it was finished or failed
   wall_s           REAL     seconds from reset to the end, as measured by the runner
   reset_s          REAL     seconds the environment reset took
+  input_tokens     INTEGER  (version 3) model input tokens summed over the episode's calls
+                            (NULL for agents without a model, or when no call reported them)
+  output_tokens    INTEGER  (version 3) model output tokens, summed likewise
+  cost_usd         REAL     (version 3) USD the episode's model calls cost; NULL for agents
+                            without a model or when a call's price is unknown; cached
+                            answers cost 0. Also kept on 'error' episodes (what was spent)
   UNIQUE(run_id, agent, task_id, config_id, repeat)
 
 Table ``steps`` - one row per agent step of an episode:
@@ -66,6 +72,11 @@ Table ``steps`` - one row per agent step of an episode:
                          relative to the run directory (`screens/<episode_id>/<step>.png`);
                          NULL when screens were not saved. A screen after the last step,
                          when saved, is `screens/<episode_id>/final.png` (no row).
+  agent_output  TEXT     (version 3) JSON object: the model agent's `last_call` for the step
+                         (model, provider, prompt with images as "<image WxH>", response,
+                         input_tokens, output_tokens, cost_usd, cached, latency_s, attempts,
+                         finish_reason); NULL for agents without a model. latency_s is a
+                         timing value. API keys are never part of it.
   PRIMARY KEY(episode_id, step)
 
 Determinism: with the same agent, spec and seeds, two runs write identical rows except for
@@ -87,7 +98,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x626D6F63  # "bmoc"
 FILENAME = "results.sqlite"
 # Run arguments that change how a run is executed but not its results: resuming with
@@ -124,6 +135,9 @@ _SCHEMA = (
         finished REAL,
         wall_s REAL,
         reset_s REAL,
+        input_tokens INTEGER,
+        output_tokens INTEGER,
+        cost_usd REAL,
         UNIQUE (run_id, agent, task_id, config_id, repeat))""",
     """CREATE TABLE steps (
         episode_id INTEGER NOT NULL REFERENCES episodes(episode_id) ON DELETE CASCADE,
@@ -138,6 +152,7 @@ _SCHEMA = (
         agent_s REAL,
         info TEXT,
         screenshot TEXT,
+        agent_output TEXT,
         PRIMARY KEY (episode_id, step))""",
     f"PRAGMA application_id = {APPLICATION_ID}",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
@@ -146,6 +161,10 @@ _SCHEMA = (
 # Statements that bring a file from version v to v + 1; opening an older file runs them.
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: ("ALTER TABLE steps ADD COLUMN screenshot TEXT",),
+    2: ("ALTER TABLE steps ADD COLUMN agent_output TEXT",
+        "ALTER TABLE episodes ADD COLUMN input_tokens INTEGER",
+        "ALTER TABLE episodes ADD COLUMN output_tokens INTEGER",
+        "ALTER TABLE episodes ADD COLUMN cost_usd REAL"),
 }
 
 
@@ -188,6 +207,9 @@ class EpisodeRow:
     finished: float | None
     wall_s: float | None
     reset_s: float | None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -211,6 +233,7 @@ class StepRow:
     agent_s: float | None
     info: dict[str, Any]
     screenshot: str | None = None
+    agent_output: dict[str, Any] | None = None
 
 
 _EPISODE_COLS = ", ".join(f.name for f in fields(EpisodeRow))
@@ -529,13 +552,15 @@ class Store:
         agent_s: float | None,
         info: Mapping[str, Any] | None = None,
         screenshot: str | None = None,
+        agent_output: Mapping[str, Any] | None = None,
     ) -> None:
-        """Record one step of a 'running' episode (a string action is kept verbatim)."""
+        """Record one step of a 'running' episode (a string action is kept verbatim;
+        `agent_output` is a model agent's `last_call`, stored as JSON)."""
         doing = f"recording step {step} of episode {episode_id}"
         action_text = action if isinstance(action, str) or action is None else _dumps(action)
         changed = self._write(
             doing,
-            f"INSERT INTO steps ({_STEP_COLS}) SELECT episode_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+            f"INSERT INTO steps ({_STEP_COLS}) SELECT episode_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
             "FROM episodes WHERE episode_id=? AND status='running'",
             (
                 int(step),
@@ -549,6 +574,7 @@ class Store:
                 agent_s,
                 _dumps(dict(info or {})),
                 screenshot,
+                None if agent_output is None else _dumps(dict(agent_output)),
                 episode_id,
             ),
         )
@@ -568,13 +594,16 @@ class Store:
         detector_trace: Any,
         wall_s: float | None,
         reset_s: float | None,
+        input_tokens: int | None = None,
+        output_tokens: int | None = None,
+        cost_usd: float | None = None,
     ) -> None:
         """Mark a 'running' episode 'done' with its outcome; `detector_trace` is stored as JSON."""
         changed = self._write(
             f"finishing episode {episode_id}",
             "UPDATE episodes SET status='done', success=?, steps=?, invalid_actions=?, reward=?, "
-            "terminated=?, truncated=?, detector_trace=?, finished=?, wall_s=?, reset_s=? "
-            "WHERE episode_id=? AND status='running'",
+            "terminated=?, truncated=?, detector_trace=?, finished=?, wall_s=?, reset_s=?, "
+            "input_tokens=?, output_tokens=?, cost_usd=? WHERE episode_id=? AND status='running'",
             (
                 _int(success),
                 int(steps),
@@ -586,20 +615,25 @@ class Store:
                 time.time(),
                 wall_s,
                 reset_s,
+                input_tokens,
+                output_tokens,
+                cost_usd,
                 episode_id,
             ),
         )
         if changed == 0:
             raise self._not_running(episode_id, "finish it")
 
-    def fail_episode(self, episode_id: int, error: str) -> None:
-        """Mark a 'running' episode 'error': the infrastructure failed, not the agent."""
+    def fail_episode(self, episode_id: int, error: str, *, input_tokens: int | None = None,
+                     output_tokens: int | None = None, cost_usd: float | None = None) -> None:
+        """Mark a 'running' episode 'error': the infrastructure failed, not the agent
+        (the model usage up to the failure is kept)."""
         now = time.time()
         changed = self._write(
             f"failing episode {episode_id}",
-            "UPDATE episodes SET status='error', error=?, finished=?, wall_s=? - started "
-            "WHERE episode_id=? AND status='running'",
-            (str(error), now, now, episode_id),
+            "UPDATE episodes SET status='error', error=?, finished=?, wall_s=? - started, "
+            "input_tokens=?, output_tokens=?, cost_usd=? WHERE episode_id=? AND status='running'",
+            (str(error), now, now, input_tokens, output_tokens, cost_usd, episode_id),
         )
         if changed == 0:
             raise self._not_running(episode_id, "fail it")
@@ -643,6 +677,7 @@ class Store:
                 agent_s=r[9],
                 info=_loads(r[10]) or {},
                 screenshot=r[11],
+                agent_output=_loads(r[12]),
             )
             for r in rows
         ]
