@@ -422,5 +422,30 @@ def demos_generate(
                   f"{summary.total_kept} episode(s), {summary.total_failed} failure(s) listed "
                   f"in failed.jsonl.")
 
+# -- report ---------------------------------------------------------------------------------
+
+
+@app.command("report")
+def report_command(
+    run_dir: Path = typer.Argument(..., help="run directory of `bmoca eval` (holds "
+                                   "results.sqlite)"),
+    out: Path = typer.Option(None, help="where to write the report (default RUN_DIR/report)"),
+    plots: bool = typer.Option(True, "--plots/--no-plots", help="draw the success plots "
+                               "(needs matplotlib: pip install 'bmoca[report]')"),
+) -> None:
+    """Build report.md and report.html (tables, plots, one page per episode) from a run."""
+    from bmoca.eval.report import ReportError, build
+
+    try:
+        report = build(run_dir, out, with_plots=plots)
+    except ReportError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    if report.plot_note:
+        console.print(report.plot_note, style="yellow", markup=False, highlight=False)
+    episodes = sum(len(s.episodes) for s in report.sections)
+    console.print(f"report: {report.html}  ({report.markdown.name}, {episodes} episode pages, "
+                  f"{len(report.plots)} plots)")
+
 if __name__ == "__main__":
     app()

@@ -134,6 +134,14 @@ def success_table(episodes: Iterable[EpisodeRow]) -> Table:
     )
 
 
+def summarize(episodes: Iterable[EpisodeRow]) -> Cell:
+    """One `Cell` for any group of episodes (a category, an app...), by the module's rules:
+    'done' episodes count, 'error' ones are counted apart, repeats are (run_id, repeat)."""
+    eps = list(episodes)
+    done = [ep for ep in eps if ep.status == "done"]
+    return _cell(done, sum(1 for ep in eps if ep.status == "error"))
+
+
 def format_cell(cell: Cell) -> str:
     """`67±33` in percent, `100` when the standard error is 0, `–` without done episodes."""
     if cell.episodes == 0:
