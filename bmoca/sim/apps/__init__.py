@@ -11,8 +11,8 @@ def installed_apps() -> dict[str, App]:
 
     apps: list[App] = [launcher.Launcher(), systemui.SystemUI(), keyboard.Gboard(),
                        settings.SettingsApp(), calculator.CalculatorApp()]
-    from bmoca.sim.apps import contacts
-    apps.append(contacts.ContactsApp())
+    from bmoca.sim.apps import contacts, messages
+    apps += [contacts.ContactsApp(), messages.MessagesApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bmoca.sim.apps.base import Activity, App, Context
-from bmoca.sim.apps.contacts_ui import icon_button, initial, letter_tile, tile_color
+from bmoca.sim.apps.contacts_ui import icon_button, ime_inset, initial, letter_tile, tile_color
 from bmoca.sim.system import contacts as store
 from bmoca.sim.system.intent import FLAG_ACTIVITY_FORWARD_RESULT, FLAG_ACTIVITY_NEW_TASK, Intent
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
@@ -154,7 +154,8 @@ class PeopleActivity(Activity):
                      self._fab(ctx, c) if self.query is None else None,
                      cls="android.widget.FrameLayout", id=cid("contacts_list_container"),
                      width=MATCH, height=0, weight=1, bg=c.background)
-        screen = column(bar, body, width=MATCH, height=MATCH, bg=c.background)
+        screen = column(bar, body, ime_inset(ctx, (cid("search_view"),)), width=MATCH,
+                        height=MATCH, bg=c.background)
         if not self.drawer:
             return screen
         return frame(screen, self._drawer(ctx, c), width=MATCH, height=MATCH)
@@ -212,7 +213,7 @@ class PeopleActivity(Activity):
             text(section, text_size=18 if section != FAVORITES_HEADER else 22, font_weight=500,
                  text_color=c.accent, width=56, height=56, align="center",
                  cls="android.widget.TextView" if section else ""),
-            letter_tile(person.display_name, person.lookup or str(person.id), 40),
+            letter_tile(person.display_name, person.display_name, 40),
             text(person.display_name, id=cid("cliv_name_textview"), text_size=16,
                  text_color=c.text, width=0, weight=1, gravity="center_vertical",
                  margin=(16, 0, 16, 0)),
@@ -304,7 +305,7 @@ class QuickContactActivity(Activity):
                                                        ctx.finish, c.bar_text)),
                           width=MATCH, height=MATCH, bg=c.background)
         name = contact.display_name
-        header_color = tile_color(contact.lookup or str(contact.id))
+        header_color = tile_color(name)
         white = (255, 255, 255)
         bar = row(
             icon_button(ctx, "arrow_back", t("contacts.up"), ctx.finish, white),
@@ -466,8 +467,9 @@ class ContactEditorActivity(Activity):
                  padding=(12, 0, 12, 0), align="center", clickable=True, focusable=True,
                  gravity="center_vertical", on_click=lambda: self._save(ctx)))
         name = (self.values["first_name"] + " " + self.values["last_name"]).strip()
-        avatar = frame(letter_tile(name, name or "new", 72, text_size=32, gravity="center")
-                       if name else
+        tile = letter_tile(name, name, 72, text_size=32)
+        tile.gravity = "center"
+        avatar = frame(tile if name else
                        frame(icon("person", 48, icon_color=(255, 255, 255), icon_filled=True,
                                   gravity="center", cls=""),
                              cls="android.widget.ImageView", width=72, height=72, corner=36,
@@ -484,6 +486,7 @@ class ContactEditorActivity(Activity):
             padding=(0, 0, 16, 24))
         return column(bar, scroller(fields, key="editor", cls="android.widget.ScrollView",
                                     id=cid("contact_editor_fragment"), height=0, weight=1),
+                      ime_inset(ctx, tuple(cid(f) for f in FIELDS)),
                       width=MATCH, height=MATCH, bg=c.background)
 
     def _field(self, ctx: Context, c: Colors, glyph: str | None, key: str, hint: str) -> View:

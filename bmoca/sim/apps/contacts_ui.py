@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Callable
 
 from bmoca.sim.apps.base import Context
-from bmoca.sim.ui.view import Color, View, frame, icon
+from bmoca.sim.ui.view import MATCH, Color, View, frame, icon
 
 TILE_COLORS: tuple[Color, ...] = (
     (219, 68, 55), (233, 30, 99), (156, 39, 176), (103, 58, 183), (63, 81, 181),
@@ -58,3 +58,13 @@ def icon_button(ctx: Context, glyph: str, desc: str, on_click: Callable[[], None
                  cls=cls, id=view_id, desc=desc, width=48, height=48, clickable=True,
                  focusable=True, on_click=on_click, gravity="center_vertical")
 
+
+
+def ime_inset(ctx: Context, field_ids: tuple[str, ...]) -> View | None:
+    """adjustResize: while one of these fields has the keyboard, a spacer as tall as the
+    keyboard window keeps the bottom of the screen (a compose bar) above it."""
+    record = ctx.record
+    if record is None or record.focus not in field_ids:
+        return None
+    _, height_dp = ctx.system.screen_dp()
+    return View(cls="", width=MATCH, height=(height_dp - 24 - 48) * 0.40)
