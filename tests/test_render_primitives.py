@@ -15,6 +15,7 @@ from bmoca.sim.render.text import (
     ELLIPSIS,
     TextRenderer,
     bidi_levels,
+    first_strong_rtl,
     get_text_renderer,
     line_height,
     normalize_locale,
@@ -77,20 +78,29 @@ def test_measure_is_cached(r: TextRenderer) -> None:
     assert r.cache_info()["layout"].hits == hits + 1
 
 
-def test_arabic_is_rtl_and_differs_from_ltr(r: TextRenderer) -> None:
-    # Logical order: a long Latin word, then one Arabic letter. In an RTL paragraph the
-    # Latin word is displayed on the right; in an LTR paragraph on the left.
-    mixed = "WWWW \u0628\u0628\u0628\u0628\u0628\u0628"
-    rtl = r.label(mixed, 40, BLACK, locale="ar-AE")
-    ltr = r.label(mixed, 40, BLACK, locale="en-US")
-    assert ink_center_x(rtl) / rtl.width > 0.53
-    assert ink_center_x(ltr) / ltr.width < 0.47
-    assert not np.array_equal(np.asarray(rtl), np.asarray(ltr))
-    word = "\u0627\u0644\u0625\u0639\u062f\u0627\u062f\u0627\u062a"  # "Settings"
-    assert not np.array_equal(
-        np.asarray(r.label(word, 40, BLACK, locale="ar-AE")),
-        np.asarray(r.label(word, 40, BLACK, locale="en-US")),
-    )
+def test_paragraph_direction_follows_the_first_strong_letter(r: TextRenderer) -> None:
+    # As Android's TextView (textDirection firstStrong): a line that starts with a Latin
+    # word is an LTR paragraph even in Arabic, one that starts with Arabic is RTL even in
+    # English; the locale decides only for lines without letters (numbers, punctuation).
+    latin_first = "WWWW \u0628\u0628\u0628\u0628\u0628\u0628"
+    arabic_first = "\u0628\u0628\u0628\u0628\u0628\u0628 WWWW"
+    for locale in ("ar-AE", "en-US"):
+        ltr = r.label(latin_first, 40, BLACK, locale=locale)
+        rtl = r.label(arabic_first, 40, BLACK, locale=locale)
+        assert ink_center_x(ltr) / ltr.width < 0.47  # the wide Latin word on the left
+        assert ink_center_x(rtl) / rtl.width < 0.47  # ... and on the left here too
+    assert first_strong_rtl("Can you?", default=True) is False
+    assert first_strong_rtl("(202) 456-1111", default=True) is True
+    assert first_strong_rtl("(202) 456-1111", default=False) is False
+    assert [run.rtl for run in r.layout("Can you?", 40, locale="ar-AE").runs] == [False]
+    assert [run.rtl for run in r.layout("\u0628\u0628?", 40, locale="en-US").runs] == [True]
+    # Text without letters takes the locale's direction unless the view forces one.
+    number = "(202) 456-1111"
+    in_arabic = np.asarray(r.label(number, 40, BLACK, locale="ar-AE"))
+    forced = np.asarray(r.label(number, 40, BLACK, locale="ar-AE", direction="ltr"))
+    assert not np.array_equal(in_arabic, forced)
+    with pytest.raises(ValueError, match="direction"):
+        r.label(number, 40, BLACK, direction="up")
 
 
 def test_arabic_wrapped_lines_are_right_aligned(r: TextRenderer) -> None:

@@ -214,7 +214,8 @@ class Painter:
         box_w = max(1, right - left - pl - pr)
         size = int(view.text_size * canvas.scale * canvas.font_scale + 0.5)
         sprite = renderer.label(shown, size, color, view.font_weight, canvas.locale,
-                                max_width=box_w, max_lines=view.max_lines, align=view.align)
+                                max_width=box_w, max_lines=view.max_lines, align=view.align,
+                                direction=view.text_direction or None)
         if view.align == "center":
             x = left + pl + (box_w - sprite.width) // 2
         elif (view.align == "end") != canvas.rtl:

@@ -307,6 +307,18 @@ _EXPLICIT = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "
 _NEUTRAL = frozenset({"B", "S", "WS", "ON", "BN"})
 
 
+def first_strong_rtl(text: str, default: bool) -> bool:
+    """Paragraph direction as Android's TextView resolves it (textDirection firstStrong):
+    from the first strong letter, else the layout direction of the locale."""
+    for c in text:
+        kind = unicodedata.bidirectional(c)
+        if kind == "L":
+            return False
+        if kind in ("R", "AL"):
+            return True
+    return default
+
+
 def bidi_levels(text: str, base_level: int) -> list[int]:
     """Resolved embedding level per character (UBA rules W1-W7, N1-N2, I1-I2, L1).
 
@@ -459,14 +471,21 @@ class TextRenderer:
         max_width: int | None = None,
         max_lines: int = 1,
         align: str = "start",
+        direction: str | None = None,
     ) -> Image.Image:
         """A tight RGBA sprite of the text, wrapped to `max_lines` and ellipsized with "…".
+
+        `direction` ("ltr"/"rtl") forces the paragraph direction, as a view's
+        `android:textDirection` does (phone numbers are LTR in every language); by default
+        each line takes the direction of its first strong letter, else the locale's.
 
         The returned image is shared through the cache: treat it as read-only (`copy()` it
         before drawing on it).
         """
         if align not in _ALIGNS:
             raise ValueError(f"align must be one of {_ALIGNS}, got {align!r}")
+        if direction not in (None, "ltr", "rtl"):
+            raise ValueError(f"direction must be None, 'ltr' or 'rtl', got {direction!r}")
         if max_lines < 1:
             raise ValueError(f"max_lines must be >= 1, got {max_lines}")
         if size_px < 1:
@@ -482,6 +501,7 @@ class TextRenderer:
             max_width,
             int(max_lines),
             align,
+            direction,
         )
 
     def wrap(
@@ -553,18 +573,20 @@ class TextRenderer:
 
     # ---- layout
 
-    def _layout_uncached(self, text: str, size_px: int, weight: int, loc: str) -> LineLayout:
+    def _layout_uncached(self, text: str, size_px: int, weight: int, loc: str,
+                         direction: str | None = None) -> LineLayout:
         info = locale_info(loc)
         base_em = font_face(info.chain[0]).baseline_em
         if not text:
             return LineLayout((), 0.0, base_em)
+        rtl = direction == "rtl" if direction else first_strong_rtl(text, info.rtl)
         faces = self._assign_faces(text, info.chain)
         if all(f == faces[0] for f in faces):
             face = faces[0]
             lang = self._run_language(face, info)
-            width = self._length(text, face, size_px, weight, info.rtl, lang)
-            return LineLayout((Run(text, face, info.rtl, lang, 0.0, width),), width, base_em)
-        levels = bidi_levels(text, 1 if info.rtl else 0)
+            width = self._length(text, face, size_px, weight, rtl, lang)
+            return LineLayout((Run(text, face, rtl, lang, 0.0, width),), width, base_em)
+        levels = bidi_levels(text, 1 if rtl else 0)
         pieces: list[tuple[str, str, int]] = []
         start = 0
         for i in range(1, len(text) + 1):
@@ -684,9 +706,10 @@ class TextRenderer:
         max_width: int | None,
         max_lines: int,
         align: str,
+        direction: str | None = None,
     ) -> Image.Image:
         lines = self._wrap(text, size_px, weight, loc, max_width, max_lines)
-        layouts = [self._layout(line, size_px, weight, loc) for line in lines]
+        layouts = [self._layout(line, size_px, weight, loc, direction) for line in lines]
         widths = [math.ceil(lay.width - 1e-6) for lay in layouts]
         width = max(widths) if widths else 0
         if max_width is not None:

@@ -67,6 +67,9 @@ class View:
     max_lines: int = 1
     align: str = "start"
     """Text alignment: "start", "center", "end" (start is right in RTL locales)."""
+    text_direction: str = ""
+    """Paragraph direction: "" (first strong letter, else the locale's), "ltr" or "rtl"
+    (android:textDirection; phone numbers and formulas are "ltr" in every language)."""
     hint: str = ""
     """Shown greyed in an empty text field; not reported by uiautomator."""
     icon: str | None = None
