@@ -226,7 +226,7 @@ class ModelAgent:
         self.goal = ""
         self.seed: int | None = None
         self.step = 0
-        self._demos: Any = None
+        self._demos: Any = _dataset(options) if options.few_shot else None
 
     # -- protocol ----------------------------------------------------------------------------
     def reset(self, goal: str, seed: int | None = None) -> None:
@@ -244,7 +244,7 @@ class ModelAgent:
         hint = self.explorer.hint(screen) if self.options.explore else ""
         messages = self._messages(observation, hint)
         self.last_call = None
-        completion = self.provider.complete(messages)
+        completion = self.provider.complete(messages, context={"step": self.step})
         self.last_call = {
             "model": completion.model, "provider": completion.provider,
             "prompt": prov.render(messages), "response": completion.text,
@@ -269,36 +269,42 @@ class ModelAgent:
         """Update the history from the answer; return the parsed action's label or None."""
         raise NotImplementedError
 
-    def _examples(self) -> list[Any]:
-        """This step's demonstrations from `bmoca.demos.few_shot` (training configs only)."""
+    def _examples(self) -> list[tuple[str | None, list[Any]]]:
+        """This step's demonstrations as (goal of another task or None, steps).
+
+        Drawn afresh each step, as B-MoCA does, by `bmoca.demos.few_shot` (training
+        configurations only), seeded by the episode's seed, the task and the step."""
         if not self.options.few_shot:
             return []
         from bmoca import demos
 
-        if self._demos is None:
-            self._demos = _dataset(self.options.demos)
         digest = hashlib.sha256(f"{self.seed}|{self.task_id}|{self.step}".encode()).digest()
-        return list(demos.few_shot(self._demos, self.task_id, k=self.options.few_shot,
-                                   mode=self.options.few_shot_mode,
-                                   seed=int.from_bytes(digest[:4], "big")))
+        drawn = demos.few_shot(self._demos, self.task_id, k=self.options.few_shot,
+                               mode=self.options.few_shot_mode,
+                               seed=int.from_bytes(digest[:4], "big"))
+        out: list[tuple[str | None, list[Any]]] = []
+        for example in drawn:
+            steps = getattr(example, "steps", None)
+            if steps is None:  # a single pair: no goal travels with it
+                out.append((None, [example]))
+            else:
+                out.append((None if example.task_id == self.task_id else example.goal,
+                            list(steps)))
+        return out
 
 
 _DATASETS: dict[str, Any] = {}
 
 
-def _dataset(path: str | None) -> Any:
+def _dataset(options: AgentOptions) -> Any:
+    """The demonstration dataset, loaded once per process, checked to have examples."""
     from bmoca import demos
 
-    key = str(Path(path or "").expanduser().resolve())
-    if key not in _DATASETS:
-        try:
-            _DATASETS[key] = demos.load(path)
-        except (OSError, ValueError) as exc:
-            raise ProviderConfigError(f"agent option demos={path!r}: {exc}") from None
+    key = str(Path(options.demos or "").expanduser().resolve())
+    try:
+        if key not in _DATASETS:
+            _DATASETS[key] = demos.load(key)
+        demos.few_shot(_DATASETS[key], "", k=1, mode=options.few_shot_mode, seed=0)
+    except (OSError, ValueError) as exc:
+        raise ProviderConfigError(f"agent option demos={options.demos!r}: {exc}") from None
     return _DATASETS[key]
-
-
-def demo_steps(example: Any) -> list[Any]:
-    """The steps of a few-shot example: a whole demo's steps, or one pair as a list."""
-    steps = getattr(example, "steps", None)
-    return list(steps) if steps is not None else [example]

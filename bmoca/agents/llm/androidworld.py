@@ -19,7 +19,7 @@ from typing import Any
 
 from bmoca.agents.llm import prompts
 from bmoca.agents.llm import providers as prov
-from bmoca.agents.llm.agent import ModelAgent, demo_steps
+from bmoca.agents.llm.agent import ModelAgent
 from bmoca.agents.llm.exploration import screen_key
 from bmoca.env.actions import InvalidAction, JsonActions
 
@@ -46,10 +46,9 @@ class AndroidWorldAgent(ModelAgent):
         self._pending = None
 
     def _few_shot(self) -> str:
-        examples = self._examples()
-        blocks = [[(prompts.aw_elements(s.text_observation),
-                    json.dumps(s.json_action, ensure_ascii=False)) for s in demo_steps(e)]
-                  for e in examples]
+        blocks = [(goal, [(prompts.aw_elements(s.text_observation),
+                           json.dumps(s.json_action, ensure_ascii=False)) for s in steps])
+                  for goal, steps in self._examples()]
         return prompts.few_shot_block(blocks, pairs=self.options.few_shot_mode == "pairs")
 
     def _settle(self, observation: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from bmoca.agents.llm import prompts
 from bmoca.agents.llm import providers as prov
-from bmoca.agents.llm.agent import ModelAgent, demo_steps
+from bmoca.agents.llm.agent import ModelAgent
 from bmoca.env.actions import InvalidAction, TextActions
 
 
@@ -37,8 +37,8 @@ class BmocaAgent(ModelAgent):
         self.previous = []
 
     def _few_shot(self) -> str:
-        examples = self._examples()
-        blocks = [[(s.text_observation, s.text_action) for s in demo_steps(e)] for e in examples]
+        blocks = [(goal, [(s.text_observation, s.text_action) for s in steps if s.text_action])
+                  for goal, steps in self._examples()]
         return prompts.few_shot_block(blocks, pairs=self.options.few_shot_mode == "pairs")
 
     def _messages(self, observation: dict[str, Any], hint: str) -> list[prov.Message]:

@@ -106,14 +106,20 @@ def bmoca_user_text(goal: str, observation: str, previous_actions: Sequence[str]
     return "".join(parts)
 
 
-def few_shot_block(examples: Sequence[Sequence[tuple[str, str]]], *, pairs: bool) -> str:
-    """Demonstrations as Table 16: each example a list of (observation, action)."""
+def few_shot_block(examples: Sequence[tuple[str | None, Sequence[tuple[str, str]]]], *,
+                   pairs: bool) -> str:
+    """Demonstrations as Table 16: each example (goal or None, [(observation, action)]).
+
+    A goal is shown only for a demonstration of another task (Table 16 has none: there
+    every example is of the task at hand)."""
     if not examples:
         return ""
     out = [_FEW_SHOT_PAIRS if pairs else _FEW_SHOT_TRAJECTORIES]
     header = "Transition Example:" if pairs else "Demonstration Example:"
-    for example in examples:
+    for goal, example in examples:
         out.append(f"\n{header}\n")
+        if goal:
+            out.append(f"- Goal: {instruction(goal)}.\n")
         for observation, action in example:
             out.append(f"- Observation: {observation}\n- Action: {action}\n")
     return "".join(out)

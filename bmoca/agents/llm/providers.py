@@ -350,15 +350,21 @@ class Provider:
                 text = text.replace(secret, "***")
         return text
 
-    def cache_key(self, messages: Sequence[Message]) -> str:
+    def cache_key(self, messages: Sequence[Message], context: dict[str, Any] | None = None) -> str:
         return request_key({"provider": self.name, "model": self.model,
                             "base_url": self.base_url, "settings": self.settings.generation(),
-                            "messages": _request_messages(messages)})
+                            "messages": _request_messages(messages), "context": context})
 
-    def complete(self, messages: Sequence[Message]) -> Completion:
-        """The model's answer to `messages`, from the cache when it holds this exact request."""
+    def complete(self, messages: Sequence[Message], *,
+                 context: dict[str, Any] | None = None) -> Completion:
+        """The model's answer to `messages`, from the cache when it holds this exact request.
+
+        `context` (JSON values) is part of the cache key only: agents pass the step number,
+        so asking the same question again later in an episode (after an invalid answer)
+        asks the model again, as an uncached run would, and a rerun replays every call.
+        """
         messages = list(messages)
-        key = self.cache_key(messages) if self.cache is not None else ""
+        key = self.cache_key(messages, context) if self.cache is not None else ""
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
