@@ -13,6 +13,8 @@ def installed_apps() -> dict[str, App]:
                        settings.SettingsApp(), calculator.CalculatorApp()]
     from bmoca.sim.apps import contacts, messages
     apps += [contacts.ContactsApp(), messages.MessagesApp()]
+    from bmoca.sim.apps import dialer, incall
+    apps += [dialer.DialerApp(), incall.TelecomApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}

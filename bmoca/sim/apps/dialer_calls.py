@@ -1,0 +1,152 @@
+"""Calls: what Telecom and the Dialer's InCallService keep about the call in progress.
+
+One call at a time (the emulator's modem has one line here). Placing a call logs what
+Telecom logs (the emergency-number line for 911 and 112, the call's state events), starts
+the in-call screen from the Dialer's process (`START ... cmp=com.android.dialer/
+com.android.incallui.InCallActivity (has extras) from uid <dialer>`), and hanging up logs
+the disconnect and writes the call to the call log. Telecom's log session ids
+(`NOCBIR.oR@AHE`: the method's abbreviation, `@`, a base-64 counter) come from a counter
+in the Dialer's state, so they are deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from bmoca.formats.phone_numbers import digits_of, format_as_you_type, is_emergency
+from bmoca.sim.system import calllog, contacts
+from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent
+
+if TYPE_CHECKING:
+    from bmoca.sim.system.server import SystemServer
+
+DIALER = "com.android.dialer"
+MAIN = "com.android.dialer.main.impl.MainActivity"
+INCALL = "com.android.incallui.InCallActivity"
+FLAG_ACTIVITY_NO_USER_ACTION = 0x00040000
+CONNECT_MS = 300
+"""Uptime from dialling until the emulator's modem answers (a couple of steps)."""
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+@dataclass
+class Call:
+    """The call in progress, as InCallUI's DialerCall sees it."""
+
+    telecom_id: int
+    """Telecom's call id, logged as `TC@<n>`."""
+    number: str
+    """The dial string as placed, formatted as the dialpad showed it: `(202) 456-1111`."""
+    name: str | None
+    """The contact's display name when the number belongs to a contact."""
+    numbertype: int | None
+    lookup_uri: str | None
+    emergency: bool
+    dialed_uptime_ms: int
+    dialed_epoch_ms: int
+    muted: bool = False
+    speaker: bool = False
+    held: bool = False
+    keypad: bool = False
+    dtmf: str = ""
+
+    def active(self, uptime_ms: int) -> bool:
+        return uptime_ms - self.dialed_uptime_ms >= CONNECT_MS
+
+    def seconds(self, uptime_ms: int) -> int:
+        """How long the call has been connected."""
+        return max(0, (uptime_ms - self.dialed_uptime_ms - CONNECT_MS) // 1000)
+
+
+@dataclass
+class DialerData:
+    """The Dialer's app-wide state (pickled with the phone)."""
+
+    last_tab: str = "speed_dial"
+    """speed_dial | call_log | contacts: the tab the main screen reopens on."""
+    call: Call | None = None
+    next_call_id: int = 1
+    session_counter: int = 2760
+    extra: dict = field(default_factory=dict)
+
+
+def data_of(system: SystemServer) -> DialerData:
+    data = system.state.app_data.get(DIALER)
+    if not isinstance(data, DialerData):
+        data = DialerData()
+        system.state.app_data[DIALER] = data
+    return data
+
+
+def _session(data: DialerData, method: str) -> str:
+    n = data.session_counter
+    data.session_counter += 17
+    return f"{method}@{_B64[(n >> 12) & 63]}{_B64[(n >> 6) & 63]}{_B64[n & 63]}"
+
+
+def _telecom(system: SystemServer, message: str) -> None:
+    """Telecom runs in system_server."""
+    system.log_system("I", "Telecom", message)
+
+
+def display_number(number: str) -> str:
+    """A bare dial string formatted as the dialpad would; formatted text stays as it is."""
+    return number if number != digits_of(number) else format_as_you_type(number)
+
+
+def place_call(system: SystemServer, number: str) -> Call | None:
+    """Telecom places an outgoing call and InCallUI shows it; None for an empty number."""
+    dial = digits_of(number)
+    if not dial:
+        return None
+    data = data_of(system)
+    if data.call is not None:
+        hang_up(system)
+    emergency = is_emergency(dial)
+    call_id = data.next_call_id
+    data.next_call_id += 1
+    if emergency:
+        _telecom(system, "CreateConnectionProcessor: Emergency number detected: "
+                 + _session(data, "NOCBIR.oR"))
+    contact = None if emergency else contacts.find_by_number(system.state.vfs, dial)
+    phone = None
+    if contact is not None:
+        phone = next((p for p in contact.phones if contacts.same_number(p.number, dial)), None)
+    clock = system.state.clock
+    call = Call(telecom_id=call_id, number=display_number(number),
+                name=contact.display_name if contact else None,
+                numbertype=phone.type if phone else None,
+                lookup_uri=contact.lookup_uri if contact else None, emergency=emergency,
+                dialed_uptime_ms=clock.uptime_ms, dialed_epoch_ms=clock.now_ms)
+    data.call = call
+    _telecom(system, f"Event: RecordEntry TC@{call_id}: SET_DIALING, successful outgoing call: "
+             + _session(data, "CSW.hCCC"))
+    system.am.start_activity(
+        Intent(component=(DIALER, INCALL), flags=FLAG_ACTIVITY_NEW_TASK | FLAG_ACTIVITY_NO_USER_ACTION,
+               extras={"InCallActivity.for_full_screen_intent": False,
+                       "InCallActivity.show_dialpad": False}),
+        caller=DIALER)
+    return call
+
+
+def hang_up(system: SystemServer) -> None:
+    """End the call: Telecom's disconnect events, a call-log row, the in-call screen closes."""
+    data = data_of(system)
+    call = data.call
+    if call is None:
+        return
+    data.call = None
+    _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: REQUEST_DISCONNECT, null: "
+             + _session(data, "ICA.dC"))
+    _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: SET_DISCONNECTED, disconnected "
+             "set explicitly> DisconnectCause [ Code: (LOCAL) Label: () Description: () "
+             "Reason: (LOCAL) Tone: (27) ]: " + _session(data, "CSW.sD"))
+    uptime = system.state.clock.uptime_ms
+    calllog.add_call(system.state.vfs, digits_of(call.number), call.dialed_epoch_ms,
+                     call.seconds(uptime), calllog.OUTGOING_TYPE, name=call.name,
+                     numbertype=call.numbertype, lookup_uri=call.lookup_uri)
+    am = system.am
+    for task in [*am.state.recents]:
+        for record in [r for r in task.records if r.cls == INCALL]:
+            am.finish(record)
