@@ -107,7 +107,8 @@ class MainActivity(Activity):
             width=MATCH, height=MATCH, bg=theme.background)
         fab = None if self.searching else View(
             cls="android.widget.ImageButton", id=did("fab"), desc=ctx.t("dialer.keypad"),
-            icon="dialpad", icon_color=(255, 255, 255), icon_size=24, width=56, height=56,
+            icon="dialpad", icon_color=(32, 33, 36) if theme.dark else (255, 255, 255),
+            icon_size=24, width=56, height=56,
             corner=28, bg=lists.accent(ctx), elevation=6, clickable=True, focusable=True,
             gravity="end|bottom", margin=(0, 0, 16, 72),
             on_click=lambda: self.open_dialpad(ctx))
