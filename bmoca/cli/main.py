@@ -301,8 +301,11 @@ def _print_usage(rows) -> None:
         tokens_out = sum(e.output_tokens or 0 for e in used)
         unknown = sum(1 for e in used if e.cost_usd is None)
         cost = sum(e.cost_usd or 0.0 for e in used)
-        price = f"${cost:.4f}" + (f" (+ {unknown} episode(s) at an unknown price)"
-                                  if unknown else "")
+        if unknown == len(used):
+            price = "unknown (no price for this model; give one with -o price=IN,OUT)"
+        else:
+            price = f"${cost:.4f}" + (f" (+ {unknown} episode(s) at an unknown price)"
+                                      if unknown else "")
         console.print(f"\nmodel usage: {len(used)} episode(s), {tokens_in:,} input tokens, "
                       f"{tokens_out:,} output tokens, cost {price}")
     errors = [e for e in rows if e.status == "error"]
