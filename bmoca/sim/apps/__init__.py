@@ -7,10 +7,11 @@ from bmoca.sim.apps.base import App
 
 def installed_apps() -> dict[str, App]:
     """Every package the phone has, keyed by package name (a fresh instance per device)."""
-    from bmoca.sim.apps import calculator, generic, keyboard, launcher, settings, systemui
+    from bmoca.sim.apps import calculator, clock, generic, keyboard, launcher, settings, systemui
 
     apps: list[App] = [launcher.Launcher(), systemui.SystemUI(), keyboard.Gboard(),
-                       settings.SettingsApp(), calculator.CalculatorApp()]
+                       settings.SettingsApp(), calculator.CalculatorApp(),
+                       clock.ClockApp()]
     from bmoca.sim.apps import contacts, messages
     apps += [contacts.ContactsApp(), messages.MessagesApp()]
     from bmoca.sim.apps import dialer, incall

@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bmoca.tasks.experts import base
+from bmoca.tasks.experts import base, clock
 from bmoca.tasks.experts.base import Expert, ExpertStuck, Screen
 
 STAGES = {
     "open_app": base.open_app, "tap_id": base.tap_id, "set_switch": base.set_switch,
     "slide": base.slide, "tap_if_shown": base.tap_if_shown, "wait_for": base.wait_for,
     "tap_unless_shown": base.tap_unless_shown,
+    **clock.STAGES,
 }
 
 __all__ = ["Expert", "ExpertStuck", "Screen", "build", "check_plan"]

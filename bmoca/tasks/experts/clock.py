@@ -1,0 +1,233 @@
+"""Expert stages for the Clock: tabs, the time picker, an alarm's repeat days.
+
+Like every expert they read only the hierarchy and find elements by resource-id; the two
+sanctioned exceptions are the launcher labels and the weekday names of
+`bmoca.formats.weekdays` (a day button's content-desc is the day's full name in the
+phone's language, so `set_days` matches it against the names of all 15 locales).
+
+The time picker is driven two ways so both stay tested: by KEYBOARD INPUT when the
+layout is right-to-left (the dialog's OK button is left of Cancel) or the screen is
+landscape (the picker's header sits beside the dial instead of above it), and on the
+DIAL otherwise. Both work in 12- and 24-hour mode (12-hour when the picker has AM/PM).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from bmoca.formats import weekdays
+from bmoca.tasks.experts.base import Action, Expert, ExpertStuck, Node, Screen, click
+
+PACKAGE = "com.google.android.deskclock"
+TAB_ORDER = ("alarm", "clock", "timer", "stopwatch")
+PAGES = {"alarm": ("alarm_recycler_view", "alarms_empty_view"), "clock": ("cities",),
+         "timer": ("timer_setup_time", "timer_time_text"), "stopwatch": ("stopwatch_time_text",)}
+HELPER = "android.widget.RadialTimePickerView.RadialPickerTouchHelper"
+MAX_PICKER_ACTIONS = 12
+
+
+def _c(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+def _a(name: str) -> str:
+    return f"android:id/{name}"
+
+
+def launch(package: str) -> Action | None:
+    """AndroidWorld's `open_app` action (one step, no launcher) until the app is in front."""
+
+    def stage(screen: Screen, expert: Expert):
+        if screen.package == package:
+            return None
+        count = expert.scratch.get("launches", 0)
+        if count >= 2:
+            raise ExpertStuck(f"stage {expert.stage}: {package} did not come to the front")
+        expert.scratch["launches"] = count + 1
+        return {"action_type": "open_app", "app_name": package}
+
+    return stage
+
+
+def clock_tab(tab: str):
+    """Show a Clock tab: tap its item in the tab strip (by position; the strip runs right
+    to left in RTL layouts) unless its page is already shown."""
+    tab = str(tab).lower()
+    if tab not in TAB_ORDER:
+        raise ValueError(f"unknown tab {tab!r}; tabs are {', '.join(TAB_ORDER)}")
+
+    def stage(screen: Screen, expert: Expert):
+        if any(screen.has(_c(page)) for page in PAGES[tab]):
+            return None
+        strip = screen.first(_c("tabs"))
+        if strip is None:
+            raise ExpertStuck(f"stage {expert.stage}: no Clock tab strip on screen")
+        items = [n for n in screen.nodes if n.desc and n is not strip
+                 and _inside(n.bounds, strip.bounds) and n.id == ""]
+        items = [n for n in items if not any(o is not n and _inside(n.bounds, o.bounds)
+                                             for o in items)]
+        if len(items) != len(TAB_ORDER):
+            raise ExpertStuck(f"stage {expert.stage}: expected 4 tabs, found {len(items)}")
+        rtl = strip.bounds[0] > 0  # the overflow button sits at the strip's end
+        items.sort(key=lambda n: n.center[0], reverse=rtl)
+        count = expert.scratch.get("taps", 0)
+        if count >= 2:
+            raise ExpertStuck(f"stage {expert.stage}: the {tab} page did not open")
+        expert.scratch["taps"] = count + 1
+        return click(items[TAB_ORDER.index(tab)])
+
+    return stage
+
+
+def set_time(hour: int, minute: int):
+    """From an open time picker, set `hour`:`minute` (24-hour values); the plan's next
+    stage taps OK."""
+    if not (0 <= int(hour) <= 23 and 0 <= int(minute) <= 59):
+        raise ValueError(f"no such time {hour}:{minute}")
+    hour, minute = int(hour), int(minute)
+
+    def stage(screen: Screen, expert: Expert):
+        count = expert.scratch.get("actions", 0)
+        if count >= MAX_PICKER_ACTIONS:
+            raise ExpertStuck(f"stage {expert.stage}: could not set {hour}:{minute:02d}")
+        action = _picker_step(screen, expert, hour, minute)
+        if action is not None:
+            expert.scratch["actions"] = count + 1
+        return action
+
+    return stage
+
+
+def _picker_step(screen: Screen, expert: Expert, hour: int, minute: int):
+    ok, cancel = screen.first(_a("button1")), screen.first(_a("button2"))
+    if ok is None or cancel is None:
+        items = [n for n in screen.all(_a("text1")) if n.cls == "android.widget.CheckedTextView"]
+        if len(items) == 2:  # the AM/PM spinner's drop-down
+            expert.scratch["pm"] = hour >= 12
+            return click(items[1 if hour >= 12 else 0])
+        raise ExpertStuck(f"stage {expert.stage}: no time picker on screen")
+    rtl = ok.center[0] < cancel.center[0]
+    dial = screen.first(_a("radial_picker"))
+    if dial is not None:
+        header = screen.first(_a("hours"))
+        landscape = header is not None and header.bounds[3] > dial.bounds[1]
+        expert.memory["clock_keyboard"] = rtl or landscape
+        pm_label = screen.first(_a("pm_label"))
+        expert.scratch["pm"] = pm_label.checked if pm_label is not None else None
+    keyboard = expert.memory.get("clock_keyboard", rtl)
+    text_mode = screen.has(_a("input_hour"))
+    if text_mode != keyboard:
+        return click(screen.first(_a("toggle_mode")))
+    return _keyboard_step(screen, expert, hour, minute) if text_mode else _dial_step(
+        screen, hour, minute, dial)
+
+
+def _number(node: Node | None) -> int | None:
+    if node is None:
+        return None
+    digits = "".join(ch for ch in node.text if ch.isdigit())
+    return int(digits) if digits else None
+
+
+def _keyboard_step(screen: Screen, expert: Expert, hour: int, minute: int):
+    twelve = screen.has(_a("am_pm_spinner"))
+    shown_hour = (hour % 12 or 12) if twelve else hour
+    for fid, want in (("input_hour", shown_hour), ("input_minute", minute)):
+        field = screen.first(_a(fid))
+        if _number(field) != want or len(field.text) == 0:
+            x, y = field.center
+            return {"action_type": "input_text", "text": f"{want:02d}" if fid == "input_minute"
+                    or not twelve else str(want), "x": x, "y": y}
+    if twelve and expert.scratch.get("pm") is not (hour >= 12):
+        return click(screen.first(_a("am_pm_spinner")))
+    return None
+
+
+def _dial_step(screen: Screen, hour: int, minute: int, dial: Node):
+    helpers = [n for n in screen.nodes if n.cls == HELPER]
+    showing_hours = any(n.desc == "12" for n in helpers)
+    pm_label = screen.first(_a("pm_label"))
+    twelve = pm_label is not None
+    shown_hour = (hour % 12 or 12) if twelve else hour
+    if _number(screen.first(_a("hours"))) != shown_hour:
+        if not showing_hours:
+            return click(screen.first(_a("hours")))
+        return _tap_helper(helpers, str(shown_hour))
+    if _number(screen.first(_a("minutes"))) != minute:
+        if showing_hours:
+            return click(screen.first(_a("minutes")))
+        if minute % 5 == 0:
+            return _tap_helper(helpers, str(minute))
+        x1, y1, x2, y2 = dial.bounds
+        r = (x2 - x1) / 2 * 0.82
+        angle = math.radians(minute * 6)
+        return {"action_type": "click", "x": int((x1 + x2) / 2 + r * math.sin(angle)),
+                "y": int((y1 + y2) / 2 - r * math.cos(angle))}
+    if twelve and pm_label.checked != (hour >= 12):
+        return click(pm_label if hour >= 12 else screen.first(_a("am_label")))
+    return None
+
+
+def _tap_helper(helpers: list[Node], desc: str) -> Action:
+    for node in helpers:
+        if node.desc == desc:
+            return click(node)
+    raise ExpertStuck(f"no dial number {desc!r} on the time picker")
+
+
+def set_days(days: Sequence[str] | str = ()):
+    """Make the expanded alarm repeat on exactly `days` (e.g. [sat, sun]; [] for none).
+    Uses `repeat_onoff` (every day) first when that saves taps."""
+    if isinstance(days, str):
+        days = [d for d in days.replace(",", " ").split() if d]
+    target = {weekdays.day_number(d) for d in days}
+
+    def stage(screen: Screen, expert: Expert):
+        buttons = screen.all(_c("day_button_box"))
+        fab = screen.first(_c("fab_container"))
+        if len(buttons) != 7 or not all(_clear(b, screen, fab) for b in buttons):
+            return expert.scroll_or_fail(screen, "no alarm with its day buttons on screen")
+        current = set()
+        for button in buttons:
+            day = weekdays.day_of_name(button.desc)
+            if day is None:
+                raise ExpertStuck(f"stage {expert.stage}: day button {button.desc!r} names "
+                                  "no weekday")
+            if button.checked:
+                current.add(day)
+        if current == target:
+            return None
+        count = expert.scratch.get("taps", 0)
+        if count >= 10:
+            raise ExpertStuck(f"stage {expert.stage}: the days never matched")
+        expert.scratch["taps"] = count + 1
+        repeat = screen.first(_c("repeat_onoff"))
+        if not current and len(target) >= 5 and repeat is not None and _clear(repeat, screen, fab):
+            return click(repeat)
+        for button in buttons:
+            day = weekdays.day_of_name(button.desc)
+            if (day in target) != button.checked:
+                return click(button)
+        return None
+
+    return stage
+
+
+def _clear(node: Node, screen: Screen, fab: Node | None) -> bool:
+    """Shown inside the list and not under the floating button bar."""
+    lists = [n for n in screen.nodes if n.scrollable and _inside(node.bounds, n.bounds)]
+    if lists and not (node.bounds[1] >= lists[-1].bounds[1]
+                      and node.bounds[3] <= lists[-1].bounds[3]):
+        return False
+    if node.height <= 0:
+        return False
+    return fab is None or node.bounds[3] <= fab.bounds[1]
+
+
+def _inside(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
+    return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
+            and inner[3] <= outer[3])
+
+
+STAGES = {"launch": launch, "clock_tab": clock_tab, "set_time": set_time, "set_days": set_days}
