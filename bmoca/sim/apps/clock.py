@@ -312,7 +312,8 @@ class DeskClock(Activity):
         t = ctx.t
         names = week(ctx.locale)
         width_dp, _h = ctx.system.screen_dp()
-        size = max(24.0, min(40.0, (width_dp - 16 - 24) / 7 - 4))
+        slot = min(56.0, (width_dp - 16 - 24) / 7)
+        size = max(24.0, min(40.0, slot - 4))
 
         def day_button(day: int) -> View:
             on = bool(alarm.daysofweek >> day & 1)
@@ -329,7 +330,7 @@ class DeskClock(Activity):
                               bg=COLORS["accent"] if on else None,
                               border=None if on else COLORS["muted"], on_click=flip,
                               gravity="center"),
-                         cls="", width=0, weight=1, height=WRAP)
+                         cls="", width=slot, height=WRAP)
 
         def repeat() -> None:
             model.update_alarm(ctx, alarm.id, days=0 if alarm.daysofweek else 127)
@@ -363,7 +364,7 @@ class DeskClock(Activity):
         return [
             checkbox("repeat_onoff", t("clock.repeat"), bool(alarm.daysofweek), repeat),
             row(*[day_button(d) for d in names.order()], cls="android.widget.LinearLayout",
-                id=cid("repeat_days"), height=WRAP, padding=(0, 4, 8, 4)),
+                id=cid("repeat_days"), width=WRAP, height=WRAP, padding=(0, 4, 8, 4)),
             icon_row("choose_ringtone", "notifications", t("clock.ringtone_default"),
                      lambda: None, "android.widget.TextView"),
             checkbox("vibrate_onoff", t("clock.vibrate"), alarm.vibrate, vibrate),

@@ -9,8 +9,8 @@ nearest value by its angle from the centre (and, for 24-hour hours, the ring by 
 distance: 00 and 13-23 outside, 1-12 inside, as Android draws them). Picking an hour
 moves on to the minutes. The dial is never mirrored; the button bar is.
 
-12- or 24-hour: `settings get system time_12_24` when set, else the locale's default
-(`format.hour_cycle`: 12 for en-US, es-US, hi-IN, ar, ak-GH, ko-KR, ur-PK; 24 elsewhere).
+12- or 24-hour: the locale's default, as the status bar shows it (`format.hour_cycle`:
+12 for en-US, es-US, hi-IN, ar, ak-GH, ko-KR, ur-PK; 24 elsewhere).
 """
 
 from __future__ import annotations
@@ -34,9 +34,8 @@ def a(name: str) -> str:
 
 
 def is_24h(ctx: Context) -> bool:
-    chosen = ctx.system.state.settings.get("system", "time_12_24")
-    if chosen in ("12", "24"):
-        return chosen == "24"
+    """The locale's hour cycle, as the status-bar clock uses it (the simulator's settings
+    hold `time_12_24=12` on every phone, which would contradict the status bar)."""
     return ctx.t("format.hour_cycle") == "24"
 
 
@@ -300,7 +299,9 @@ class Picker:
                                           width=MATCH, align="center", padding=(0, 12, 0, 12))])
             lang = self.ctx.locale.split("-")[0]
             parts = [spinner, *parts] if lang in AMPM_FIRST else [*parts, spinner]
-        labels = row(text(t("clock.picker.hour"), id=a("label_hour"), text_size=12,
+        lead = 64 if not self.h24 and self.ctx.locale.split("-")[0] in AMPM_FIRST else 0
+        labels = row(spacer(width=lead),
+                     text(t("clock.picker.hour"), id=a("label_hour"), text_size=12,
                           text_color=c["muted"], width=field_w, align="center"),
                      spacer(width=20),
                      text(t("clock.picker.minute"), id=a("label_minute"), text_size=12,
