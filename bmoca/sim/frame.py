@@ -12,6 +12,7 @@ from bmoca.sim.apps.base import Context
 from bmoca.sim.system.activity import ActivityRecord
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
 from bmoca.sim.ui.layout import Layout, ScrollState
+from bmoca.sim.ui.theme import is_dark
 from bmoca.sim.ui.view import MATCH, Box, View, frame
 
 STATUS_BAR_DP = 24
@@ -95,25 +96,27 @@ def compose(system: SystemServer, width: int, height: int, measure,
         windows.append(Window("ime", IME_PACKAGE, kb_root, kb_box))
 
     windows += _system_bars(system, layout, width, height, _light_surface(system, record),
-                            activity.fullscreen, bars_cache if bars_cache is not None else {})
+                            activity.fullscreen, activity.bar_color,
+                            bars_cache if bars_cache is not None else {})
     return Frame(windows, layout, focused, sb, nb)
 
 
 def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,
-                 dark_icons: bool, fullscreen: bool, cache: dict) -> list[Window]:
+                 dark_icons: bool, fullscreen: bool, bar_color: tuple[int, int, int] | None,
+                 cache: dict) -> list[Window]:
     """Status and navigation bars, reused while nothing they show has changed."""
     from bmoca.sim.apps import systemui
 
     ctx = Context(system, SYSTEMUI_PACKAGE)
     key = (width, height, system.density, system.font_scale, system.locale,
            system.night_mode, system.airplane_mode, system.wifi_enabled, dark_icons, fullscreen,
-           systemui.clock_text(ctx))
+           bar_color, systemui.clock_text(ctx))
     bars = cache.get(key)
     if bars is None:
         sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
         status = systemui.status_bar(ctx, dark_icons=dark_icons)
         layout.run(status, (0, 0, width, sb), ScrollState())
-        nav = systemui.navigation_bar(ctx)
+        nav = systemui.navigation_bar(ctx, bar_color)
         layout.run(nav, (0, height - nb, width, height), ScrollState())
         bars = [Window("status_bar", SYSTEMUI_PACKAGE, status, (0, 0, width, sb)),
                 Window("nav_bar", SYSTEMUI_PACKAGE, nav, (0, height - nb, width, height))]
@@ -139,4 +142,7 @@ def _apply_focus(root: View, record: ActivityRecord) -> View | None:
 
 def _light_surface(system: SystemServer, record: ActivityRecord) -> bool:
     """Dark status-bar icons over light app bars, as Android 10 apps request."""
-    return not system.night_mode and not record.activity.fullscreen
+    activity = record.activity
+    if activity.bar_color is not None:
+        return not is_dark(activity.bar_color)
+    return not system.night_mode and not activity.fullscreen

@@ -49,6 +49,10 @@ class Activity:
     fullscreen: ClassVar[bool] = False
     """Draw behind the status and navigation bars (the launcher does)."""
 
+    bar_color: ClassVar[tuple[int, int, int] | None] = None
+    """The theme's statusBarColor and navigationBarColor; None follows the system theme.
+    Apps with a dark UI of their own (Clock, the in-call screen) keep dark bars in light mode."""
+
     def __init__(self, intent: Intent):
         self.intent = intent
 

@@ -90,6 +90,8 @@ def draw_checkbox(canvas, view: View) -> None:
 
 
 class DeskClock(Activity):
+    bar_color = COLORS["bg"]
+
     def __init__(self, intent: Intent):
         super().__init__(intent)
         self.picker: PickerState | None = None

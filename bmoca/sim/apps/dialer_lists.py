@@ -57,25 +57,11 @@ def letter_tile(name: str, identity: str, size: float, view_id: str = "") -> Vie
 
 def number_text(ctx: Context, value: str, view_id: str, size: float, color: Color,
                 **kw) -> View:
-    """A TextView showing a phone number left to right in every language.
-
-    Android sets TEXT_DIRECTION_LTR on number fields; here the view keeps the whole
-    number as its (dumped) text and draws it as left-to-right pieces, so `(202) 456-1111`
-    does not come out as `456-1111 (202)` in Arabic or Urdu."""
+    """A TextView with android:textDirection="ltr", as the Dialer's number fields have, so
+    `(202) 456-1111` does not come out as `456-1111 (202)` in Arabic or Urdu."""
     kw.setdefault("width", MATCH)
-    if not ctx.rtl or " " not in value.strip():
-        return text(value, id=view_id, text_size=size, text_color=color, **kw)
-    align = kw.pop("align", "center")
-    pieces = [View(cls="", text=part, text_size=size, text_color=color, width=WRAP,
-                   height=WRAP, gravity="center_vertical",
-                   margin=(0, 0, 0, 0) if i == 0 else (size * 0.25, 0, 0, 0))
-              for i, part in enumerate(value.split())]
-    before = [View(cls="", width=0, weight=1, height=1)] if align in ("center", "end") else []
-    after = [View(cls="", width=0, weight=1, height=1)] if align in ("center", "start") else []
-    kw.pop("max_lines", None)
-    return View(cls=kw.pop("cls", "android.widget.TextView"), id=view_id, text=value,
-                text_size=size, text_color=(0, 0, 0, 0), orientation="h", mirror=False,
-                height=kw.pop("height", WRAP), children=[*before, *pieces, *after], **kw)
+    kw.setdefault("align", "center")
+    return text(value, id=view_id, text_size=size, text_color=color, text_direction="ltr", **kw)
 
 
 def _call(ctx: Context, number: str) -> Callable[[], None]:

@@ -45,6 +45,8 @@ def _elapsed(seconds: int) -> str:
 class InCallActivity(Activity):
     """InCallActivity over the call in `DialerData.call`."""
 
+    bar_color = BACKGROUND
+
     def on_back(self, ctx: Context) -> bool:
         call = calls.data_of(ctx.system).call
         if call is not None and call.keypad:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SYSTEMUI_UID
+from bmoca.sim.ui.theme import is_dark
 from bmoca.sim.ui.view import MATCH, WRAP, View, frame, icon, row, spacer, text
 
 
@@ -47,10 +48,13 @@ NAV_KEYS = {_id("back"): "BACK", _id("home"): "HOME", _id("recent_apps"): "APP_S
 """KeyButtonView injects a key event: the bar's buttons and the key they send."""
 
 
-def navigation_bar(ctx: Context) -> View:
+def navigation_bar(ctx: Context, bar_color: tuple[int, int, int] | None = None) -> View:
     system = ctx.system
-    dark = system.night_mode or _over_wallpaper(ctx)
-    bg = (0, 0, 0) if dark else (250, 250, 250)
+    if bar_color is not None:
+        dark, bg = is_dark(bar_color), bar_color
+    else:
+        dark = system.night_mode or _over_wallpaper(ctx)
+        bg = (0, 0, 0) if dark else (250, 250, 250)
     color = (255, 255, 255) if dark else (60, 64, 67)
 
     def button(name: str, glyph: str, desc_key: str) -> View:

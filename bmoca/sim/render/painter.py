@@ -138,7 +138,10 @@ class Painter:
                 canvas.rect((0, 0, width, height), th.scrim, (0, 0, width, height))
             if window.kind == "status_bar":
                 app = frame.window("app")
-                if app is not None and not (app.record and app.record.activity.fullscreen):
+                activity = app.record.activity if app is not None and app.record else None
+                if activity is not None and activity.bar_color is not None:
+                    canvas.rect(window.box, activity.bar_color, window.box)
+                elif app is not None and not (activity and activity.fullscreen):
                     canvas.rect(window.box, th.background, window.box)
                 elif app is not None:
                     canvas.rect(window.box, (0, 0, 0, 40), window.box)

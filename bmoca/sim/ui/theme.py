@@ -43,3 +43,9 @@ DARK = Theme(
 
 def theme(dark: bool) -> Theme:
     return DARK if dark else LIGHT
+
+
+def is_dark(color: Color) -> bool:
+    """Whether light content belongs on this colour (Rec. 601 luma below the midpoint)."""
+    r, g, b = color[:3]
+    return 0.299 * r + 0.587 * g + 0.114 * b < 128
