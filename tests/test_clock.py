@@ -171,6 +171,30 @@ def test_creating_an_alarm_by_keyboard_input():
         (13, 45, True)]
 
 
+def test_the_time_fields_get_gboards_number_pad_with_next_then_done():
+    device = clock()
+    tab(device, 0)
+    tap(device, resource_id=C + "fab")
+    tap(device, resource_id="android:id/toggle_mode")
+    tap(device, resource_id="android:id/input_hour")
+    windows = device.shell("dumpsys window windows")[0]
+    frame = re.search(r"InputMethod\}:\n(?:.*\n)*?    mFrame=\[(\d+),(\d+)\]\[(\d+),(\d+)\]", windows)
+    left, top, right, bottom = map(int, frame.groups())
+
+    def key(row: int, column: int) -> None:  # the pad is 4 x 4: 1 2 3 - / ... / , 0 . action
+        device.tap(left + (right - left) * (2 * column + 1) // 8,
+                   top + (bottom - top) * (2 * row + 1) // 8)
+
+    key(2, 0)  # 7 replaces the selected hour
+    assert text_of(device, "android:id/input_hour") == "7"
+    key(3, 3)  # "next": on to the minutes
+    key(0, 0)
+    key(1, 1)
+    assert text_of(device, "android:id/input_minute") == "15"
+    tap(device, resource_id="android:id/button1")
+    assert [(a.hour, a.minutes) for a in alarms(device) if a.id != 1] == [(7, 15)]
+
+
 @pytest.mark.parametrize("clicks, mask", [
     (["repeat", "Saturday", "Sunday"], 31),
     (["Saturday", "Sunday"], 96),
@@ -357,6 +381,19 @@ def test_24_hour_dial_in_german():
     dial(device, "45")
     tap(device, resource_id="android:id/button1")
     assert [(a.hour, a.minutes) for a in alarms(device) if a.id != 1] == [(15, 45)]
+
+
+def test_the_24_hour_setting_overrides_the_locale_as_on_android():
+    device = clock("test_env_100", date=None)  # en-US, 12-hour by locale; clock at 10:00
+    assert device.shell("settings get system time_12_24")[0] == "null\n"
+    assert device.shell("su 0 toybox date 123115302015.00")[1] == 0
+    assert text_of(device, C + "digital_clock") == "3:30 PM"
+    assert device.shell("settings put system time_12_24 24")[1] == 0
+    assert text_of(device, C + "digital_clock") == "15:30"
+    tab(device, 0)
+    tap(device, resource_id=C + "fab")
+    helpers = [n for n in nodes(device.dump_hierarchy()) if n.get("class") == HELPER]
+    assert len(helpers) == 24
 
 
 def test_a_touch_between_numbers_picks_the_nearest_by_angle():

@@ -129,6 +129,15 @@ class Context:
     def theme(self) -> Theme:
         return theme(self.system.night_mode)
 
+    @property
+    def is_24_hour(self) -> bool:
+        """DateFormat.is24HourFormat: `settings system time_12_24` when set (Settings → Use
+        24-hour format), otherwise the locale's hour cycle."""
+        chosen = self.system.state.settings.get("system", "time_12_24")
+        if chosen in ("12", "24"):
+            return chosen == "24"
+        return self.t("format.hour_cycle") == "24"
+
     def now(self) -> dt.datetime:
         return self.system.state.clock.datetime()
 

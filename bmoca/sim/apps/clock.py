@@ -22,7 +22,7 @@ from __future__ import annotations
 from bmoca.formats.weekdays import week
 from bmoca.sim.apps import clock_model as model
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
-from bmoca.sim.apps.clock_picker import AMPM_FIRST, Picker, PickerState, is_24h
+from bmoca.sim.apps.clock_picker import AMPM_FIRST, Picker, PickerState
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
 
@@ -46,7 +46,7 @@ def cid(name: str) -> str:
 def format_time(ctx: Context, hour: int, minute: int) -> str:
     """The alarm and clock time as the locale writes it (`9:00 AM`, `오전 9:00`, `09:00`)."""
     lang = ctx.locale.split("-")[0]
-    if is_24h(ctx):
+    if ctx.is_24_hour:
         if ctx.locale == "fr-CA":
             return f"{hour:02d} h {minute:02d}"
         return f"{hour}:{minute:02d}" if lang == "ja" else f"{hour:02d}:{minute:02d}"

@@ -9,7 +9,7 @@ nearest value by its angle from the centre (and, for 24-hour hours, the ring by 
 distance: 00 and 13-23 outside, 1-12 inside, as Android draws them). Picking an hour
 moves on to the minutes. The dial is never mirrored; the button bar is.
 
-12- or 24-hour: the locale's default, as the status bar shows it (`format.hour_cycle`:
+12- or 24-hour: `Context.is_24_hour`, the `time_12_24` setting or else the locale (`format.hour_cycle`:
 12 for en-US, es-US, hi-IN, ar, ak-GH, ko-KR, ur-PK; 24 elsewhere).
 """
 
@@ -31,12 +31,6 @@ SELECTOR_DP = 20.0
 
 def a(name: str) -> str:
     return f"android:id/{name}"
-
-
-def is_24h(ctx: Context) -> bool:
-    """The locale's hour cycle, as the status-bar clock uses it (the simulator's settings
-    hold `time_12_24=12` on every phone, which would contradict the status bar)."""
-    return ctx.t("format.hour_cycle") == "24"
 
 
 @dataclass
@@ -77,7 +71,7 @@ class Picker:
         self.s = state
         self.done = done
         self.cancel = cancel
-        self.h24 = is_24h(ctx)
+        self.h24 = ctx.is_24_hour
         self.c = _colors()
         width_dp, height_dp = ctx.system.screen_dp()
         self.landscape = width_dp > height_dp
@@ -281,6 +275,7 @@ class Picker:
                         text_color=c["text"], width=field_w, height=WRAP, align="center",
                         clickable=True, focusable=True, long_clickable=True, on_text=on_text,
                         on_click=focus, on_submit=submit, bg=c["field"], corner=4,
+                        input_type="number", ime_action="next" if submit_to else "done",
                         padding=(4, 4, 4, 4), gravity="center_vertical")
 
         parts: list[View | None] = [

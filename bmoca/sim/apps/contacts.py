@@ -148,7 +148,7 @@ class PeopleActivity(Activity):
                 View(cls="android.widget.EditText", id=cid("search_view"), text=self.query,
                      hint=t("contacts.search_hint"), text_size=18, text_color=c.text, width=0,
                      weight=1, height=48, clickable=True, focusable=True, on_text=on_text,
-                     on_submit=lambda: None, gravity="center_vertical", padding=(12, 0, 8, 0)),
+                     on_submit=lambda: None, ime_action="search", gravity="center_vertical", padding=(12, 0, 8, 0)),
                 bg=c.background)
         body = frame(self._list(ctx, c),
                      self._fab(ctx, c) if self.query is None else None,
@@ -499,7 +499,8 @@ class ContactEditorActivity(Activity):
             View(cls="android.widget.EditText", id=cid(key), text=self.values[key], hint=hint,
                  text_size=16, text_color=c.text, width=0, weight=1, height=48,
                  clickable=True, focusable=True, long_clickable=True, on_text=on_text,
-                 gravity="center_vertical", padding=(4, 0, 4, 0)),
+                 gravity="center_vertical", padding=(4, 0, 4, 0),
+                 input_type="phone" if key == "phone" else "text"),
             height=WRAP, gravity="center_vertical", padding=(0, 4, 0, 4))
 
     def on_back(self, ctx: Context) -> bool:

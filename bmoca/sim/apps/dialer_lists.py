@@ -129,7 +129,7 @@ def favorites(ctx: Context) -> View:
 
 def _when(ctx: Context, moment: dt.datetime, now: dt.datetime) -> str:
     if moment.date() == now.date():
-        if ctx.t("format.hour_cycle") == "24":
+        if ctx.is_24_hour:
             return f"{moment.hour:02d}:{moment.minute:02d}"
         return ctx.t("dialer.time_12h", hour=(moment.hour % 12) or 12,
                      minute=f"{moment.minute:02d}",

@@ -8,6 +8,11 @@ from bmoca.sim.ui.view import MATCH, View, column, row
 PACKAGE = "com.google.android.inputmethod.latin"
 ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 SYMBOL_ROWS = ("1234567890", "@#$_&-+()/", "*\"':;!?")
+NUMBER_ROWS = ("123-", "456 ", "789\b", ",0.\n")
+"""Gboard's number pad (inputType number): space, backspace and the action key in the last
+column. The phone pad (inputType phone) puts * 0 + in its last row."""
+PHONE_LAST_ROW = "*0+\n"
+ACTION_ICONS = {"done": "check", "search": "search", "next": "keyboard_tab", "send": "send"}
 
 
 class Gboard(App):
@@ -58,6 +63,13 @@ def build(ctx: Context, field: View) -> View:
                     icon_color=(255, 255, 255) if accent else theme.text, mirror=False,
                     text_color=theme.text)
 
+    def submit() -> None:
+        if field.on_submit is not None:
+            field.on_submit()
+
+    if field.input_type in ("number", "phone"):
+        return _number_pad(ctx, field, key, type_char, backspace, submit)
+
     grid = []
     for r, letters in enumerate(rows):
         keys = []
@@ -73,18 +85,39 @@ def build(ctx: Context, field: View) -> View:
         pad = (16, 0, 16, 0) if r == 1 and not data["symbols"] else (0, 0, 0, 0)
         grid.append(row(*keys, height=0, weight=1, padding=pad, mirror=False))
 
-    def submit() -> None:
-        if field.on_submit is not None:
-            field.on_submit()
-
     grid.append(row(
         key("key_pos_switch_to_symbol", "?123" if not data["symbols"] else "ABC",
             toggle("symbols"), 1.5, desc=ctx.t("keyboard.symbols")),
         key("key_pos_comma", ",", type_char(",")),
         key("key_pos_space", "", type_char(" "), 5, desc=ctx.t("keyboard.space")),
         key("key_pos_period", ".", type_char(".")),
-        key("key_pos_ime_action", "", submit, 1.5, icon="search" if field.on_submit else "done",
+        key("key_pos_ime_action", "", submit, 1.5, icon=ACTION_ICONS[field.ime_action],
             desc=ctx.t("keyboard.action"), accent=True),
         height=0, weight=1, mirror=False))
     return column(*grid, cls="android.widget.FrameLayout", id=_id("keyboard_holder"),
                   width=MATCH, height=MATCH, bg=theme.keyboard, padding=(4, 6, 4, 6))
+
+
+def _number_pad(ctx: Context, field: View, key, type_char, backspace, submit) -> View:
+    rows = list(NUMBER_ROWS)
+    if field.input_type == "phone":
+        rows[-1] = PHONE_LAST_ROW
+    grid = []
+    for r, chars in enumerate(rows):
+        keys = []
+        for c, char in enumerate(chars):
+            if char == " ":
+                keys.append(key("key_pos_space", "", type_char(" "), icon="space_bar",
+                                desc=ctx.t("keyboard.space")))
+            elif char == "\b":
+                keys.append(key("key_pos_del", "", backspace, icon="backspace",
+                                desc=ctx.t("keyboard.delete")))
+            elif char == "\n":
+                keys.append(key("key_pos_ime_action", "", submit,
+                                icon=ACTION_ICONS[field.ime_action],
+                                desc=ctx.t("keyboard.action"), accent=True))
+            else:
+                keys.append(key(f"key_pos_{r}_{c}", char, type_char(char)))
+        grid.append(row(*keys, height=0, weight=1, mirror=False))
+    return column(*grid, cls="android.widget.FrameLayout", id=_id("keyboard_holder"),
+                  width=MATCH, height=MATCH, bg=ctx.theme.keyboard, padding=(4, 6, 4, 6))

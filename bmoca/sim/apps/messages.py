@@ -81,7 +81,7 @@ def timestamp(ctx: Context, epoch_ms: int) -> str:
     if 0 <= (now - moment).total_seconds() < 60:
         return ctx.t("messages.now")
     if moment.date() == now.date():
-        if ctx.t("format.hour_cycle") == "24":
+        if ctx.is_24_hour:
             return f"{moment.hour:02d}:{moment.minute:02d}"
         clock = f"{(moment.hour % 12) or 12}:{moment.minute:02d}"
         return ctx.t("messages.time_12h", time=clock,
@@ -146,7 +146,7 @@ class ConversationListActivity(Activity):
                 View(cls="android.widget.EditText", id=mid("search_src_text"), text=self.query,
                      hint=t("messages.search_hint"), text_size=18, text_color=c.text, width=0,
                      weight=1, height=48, clickable=True, focusable=True, on_text=on_text,
-                     on_submit=lambda: None, gravity="center_vertical", padding=(8, 0, 8, 0)),
+                     on_submit=lambda: None, ime_action="search", gravity="center_vertical", padding=(8, 0, 8, 0)),
                 c=c)
         rows = [self._row(ctx, c, thread) for thread in self._threads(ctx)]
         if self.query and not rows:

@@ -15,7 +15,7 @@ def _id(name: str) -> str:
 def clock_text(ctx: Context) -> str:
     """The status-bar clock: h:mm in 12-hour locales, HH:mm in 24-hour ones."""
     now = ctx.now()
-    if ctx.t("format.hour_cycle") == "24":
+    if ctx.is_24_hour:
         return f"{now.hour:02d}:{now.minute:02d}"
     return f"{(now.hour % 12) or 12}:{now.minute:02d}"
 

@@ -20,7 +20,7 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "vibrate_when_ringing": "0", "screen_off_timeout": "60000",
         "accelerometer_rotation": "0", "user_rotation": "0", "haptic_feedback_enabled": "1",
         "sound_effects_enabled": "1", "dtmf_tone": "1", "lockscreen_sounds_enabled": "1",
-        "show_touches": "0", "pointer_location": "0", "time_12_24": "12",
+        "show_touches": "0", "pointer_location": "0",
         "volume_voice_speaker": "4", "volume_ring_speaker": "5", "volume_music_speaker": "5",
         "volume_alarm_speaker": "6", "volume_notification_speaker": "5",
         "volume_system_speaker": "5",

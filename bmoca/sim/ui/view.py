@@ -100,6 +100,11 @@ class View:
     """Makes this an editable field; called with the field's new full text."""
     on_submit: Callable[[], None] | None = None
     """ENTER / the keyboard's action key in this field."""
+    input_type: str = "text"
+    """android:inputType: "text" (Gboard's letters), "number" or "phone" (its number pad)."""
+    ime_action: str = "done"
+    """android:imeOptions, drawn on the keyboard's action key: "done", "search", "next",
+    "send"."""
     scroll_key: str = ""
     """Key of this container's scroll offset in the window's scroll state."""
     horizontal_scroll: bool = False
