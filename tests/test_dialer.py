@@ -197,6 +197,36 @@ def test_a_contacts_number_shows_the_contacts_name():
     assert text_of(device, "contactgrid_bottom_text") == "Mobile (650) 555-0101"
 
 
+def test_the_contacts_tab_and_the_number_actions_open_contacts_and_messages():
+    device = phone()
+    tap(device, "contacts_tab")
+    tap(device, "click_target")  # Amelia Watson
+    focus = device.shell("dumpsys window windows | grep mCurrentFocus")[0]
+    assert "com.android.contacts/com.android.contacts.quickcontact.QuickContactActivity" in focus
+    assert "Amelia Watson" in device.dump_hierarchy()
+
+    device = phone()
+    dial(device, "2024561111", press_call=False)
+    device.shell("logcat -c")
+    actions = nodes(device.dump_hierarchy(), resource_id=D + "search_action_text")
+    assert [a.get("text") for a in actions] == [
+        "Create new contact", "Add to a contact", "Send a message"]
+    left, top, right, bottom = bounds(actions[0])
+    device.tap((left + right) // 2, (top + bottom) // 2)
+    assert "act=android.intent.action.INSERT dat=content://com.android.contacts/contacts" in (
+        logcat(device, "ActivityTaskManager:I"))
+    editor_phone = nodes(device.dump_hierarchy(), resource_id="com.android.contacts:id/phone")
+    assert editor_phone[0].get("text") == "2024561111"
+
+    device = phone()
+    dial(device, "2024561111", press_call=False)
+    left, top, right, bottom = bounds(
+        nodes(device.dump_hierarchy(), resource_id=D + "search_action_text")[2])
+    device.tap((left + right) // 2, (top + bottom) // 2)
+    focus = device.shell("dumpsys window windows | grep mCurrentFocus")[0]
+    assert "com.google.android.apps.messaging" in focus
+
+
 def test_911_logs_the_emergency_line_with_a_session_id():
     device = phone()
     dial(device, "911")

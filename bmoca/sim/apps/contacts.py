@@ -81,6 +81,14 @@ def open_contact(ctx: Context, contact: store.Contact) -> None:
                               extras={"android.provider.extra.MODE": 3}))
 
 
+def new_contact(ctx: Context, number: str = "") -> None:
+    """IntentUtil.getNewContactIntent, as the Dialer sends it: ACTION_INSERT on the contacts
+    URI, with the typed number as the `phone` extra."""
+    ctx.start_activity(Intent(action=ACTION_INSERT, data=CONTENT_URI,
+                              flags=FLAG_ACTIVITY_NEW_TASK,
+                              extras={"phone": number} if number else {}))
+
+
 def _toolbar(ctx: Context, c: Colors, *parts: View, bg: Color | None = None) -> View:
     return row(*parts, cls="android.view.ViewGroup", id=cid("toolbar"), height=56,
                bg=c.bar if bg is None else bg, padding=(4, 0, 4, 0), gravity="center_vertical",
@@ -421,8 +429,10 @@ class ContactEditorActivity(Activity):
                 self.values.update(first_name=contact.given, last_name=contact.family,
                                    phone=contact.phones[0].number if contact.phones else "",
                                    email=contact.emails[0] if contact.emails else "")
-        elif ctx.record is not None:
-            ctx.record.focus = cid("first_name")
+        else:
+            self.values["phone"] = str(self.intent.extras.get("phone", ""))  # Dialer's number
+            if ctx.record is not None:
+                ctx.record.focus = cid("first_name")
 
     def _save(self, ctx: Context) -> None:
         vfs = ctx.system.state.vfs

@@ -13,9 +13,11 @@ import zlib
 from collections.abc import Callable
 
 from bmoca.formats.phone_numbers import digits_of
+from bmoca.sim.apps import contacts as contacts_app
 from bmoca.sim.apps import dialer_calls as calls
 from bmoca.sim.apps.base import Context
 from bmoca.sim.system import calllog, contacts
+from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
 
 TILE_COLORS: tuple[Color, ...] = (
@@ -25,6 +27,9 @@ TILE_COLORS: tuple[Color, ...] = (
 )
 """LetterTileDrawable's palette; a stable hash of the contact picks the colour."""
 TYPE_KEYS = {1: "dialer.type.home", 2: "dialer.type.mobile", 3: "dialer.type.work"}
+
+
+ACTION_SENDTO = "android.intent.action.SENDTO"
 
 
 def did(name: str) -> str:
@@ -207,6 +212,10 @@ def _contact_row(ctx: Context, contact: contacts.Contact, header: str,
         gravity="center_vertical")
 
 
+def _open(ctx: Context, contact: contacts.Contact) -> Callable[[], None]:
+    return lambda: contacts_app.open_contact(ctx, contact)
+
+
 def contact_list(ctx: Context) -> View:
     theme = ctx.theme
     everyone = contacts.all_contacts(ctx.system.state.vfs)
@@ -217,8 +226,8 @@ def contact_list(ctx: Context) -> View:
         text(ctx.t("dialer.create_new_contact"), text_size=16, text_color=theme.text,
              padding=(16, 0, 0, 0), gravity="center_vertical"),
         cls="android.widget.LinearLayout", id=did("contact_header_row"), height=64,
-        padding=(8, 0, 16, 0), clickable=True, focusable=True, on_click=lambda: None,
-        gravity="center_vertical")
+        padding=(8, 0, 16, 0), clickable=True, focusable=True,
+        on_click=lambda: contacts_app.new_contact(ctx), gravity="center_vertical")
     if not everyone:
         return column(add_row, _empty(ctx, "people", ctx.t("dialer.contacts_empty"),
                                       "empty_list_view"), width=MATCH, height=WRAP)
@@ -226,7 +235,8 @@ def contact_list(ctx: Context) -> View:
     last = ""
     for contact in everyone:
         letter = contact.display_name[:1].upper()
-        views.append(_contact_row(ctx, contact, letter if letter != last else "", None))
+        views.append(_contact_row(ctx, contact, letter if letter != last else "",
+                                  _open(ctx, contact)))
         last = letter
     return scroller(*views, key="contacts", cls="androidx.recyclerview.widget.RecyclerView",
                     id=did("recycler_view"), width=MATCH)
@@ -268,14 +278,19 @@ def dialpad_results(ctx: Context, typed: str) -> View:
     theme = ctx.theme
     rows = _result_rows(ctx, typed) if typed else []
     if typed:
-        for glyph, key in (("person_add", "dialer.create_new_contact"),
-                           ("person", "dialer.add_to_contact"), ("sms", "dialer.send_sms")):
+        actions = (("person_add", "dialer.create_new_contact",
+                    lambda: contacts_app.new_contact(ctx, typed)),
+                   ("person", "dialer.add_to_contact", None),
+                   ("sms", "dialer.send_sms", lambda: ctx.start_activity(Intent(
+                       action=ACTION_SENDTO, data=f"smsto:{digits_of(typed)}",
+                       flags=FLAG_ACTIVITY_NEW_TASK))))
+        for glyph, key, on_click in actions:
             rows.append(row(
                 icon(glyph, 24, id=did("search_action_image"), icon_color=theme.icon,
                      margin=(40, 0, 0, 0), gravity="center_vertical"),
                 text(ctx.t(key), id=did("search_action_text"), text_size=16,
                      text_color=theme.text, padding=(24, 0, 0, 0), gravity="center_vertical"),
                 cls="android.widget.LinearLayout", height=56, clickable=True, focusable=True,
-                on_click=lambda: None, gravity="center_vertical"))
+                on_click=on_click, gravity="center_vertical"))
     return scroller(*rows, key="dialpad_search", cls="androidx.recyclerview.widget.RecyclerView",
                     id=did("new_search_fragment_recycler_view"), width=MATCH)
