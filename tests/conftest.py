@@ -7,6 +7,7 @@ import re
 import pytest
 from lxml import etree
 
+from bmoca import configs
 from bmoca.device import connect
 
 
@@ -19,6 +20,14 @@ def nodes(xml: str, **attrs: str) -> list[etree._Element]:
 
 def bounds(node: etree._Element) -> tuple[int, int, int, int]:
     return tuple(int(v) for v in re.findall(r"-?\d+", node.get("bounds")))
+
+
+def launch(component: str, config: str = "test_env_100"):
+    """A simulated phone in a preset configuration with `component` started from the shell."""
+    device = connect("sim", config=configs.get(config))
+    out, code = device.shell(f"am start -n {component}")
+    assert code == 0, out
+    return device
 
 
 def center_of(device, index: int = 0, **attrs: str) -> tuple[int, int]:

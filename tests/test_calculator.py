@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import bounds, nodes
+from conftest import bounds, launch, nodes
 
 import bmoca.configs
 import bmoca.device
@@ -21,10 +21,7 @@ KEYS = {**{str(d): f"digit_{d}" for d in range(10)}, "+": "op_add", "−": "op_s
 
 
 def calculator(config: str = "test_env_100"):
-    device = bmoca.device.connect("sim", config=bmoca.configs.get(config))
-    out, code = device.shell(f"am start -n {COMPONENT}")
-    assert code == 0, out
-    return device
+    return launch(COMPONENT, config)
 
 
 def find(device, name: str):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from conftest import bounds, logcat, nodes
+from conftest import bounds, launch, logcat, nodes
+from conftest import tap_on as tap
 
 import bmoca.configs
 import bmoca.device
@@ -110,17 +111,7 @@ PEOPLE = "com.android.contacts/.activities.PeopleActivity"
 
 
 def contacts_app(config: str = "test_env_100"):
-    device = bmoca.device.connect("sim", config=bmoca.configs.get(config))
-    out, code = device.shell(f"am start -n {PEOPLE}")
-    assert code == 0, out
-    return device
-
-
-def tap(device, index: int = 0, **attrs: str) -> None:
-    found = nodes(device.dump_hierarchy(), **attrs)
-    assert len(found) > index, f"no {attrs} on screen"
-    left, top, right, bottom = bounds(found[index])
-    device.tap((left + right) // 2, (top + bottom) // 2)
+    return launch(PEOPLE, config)
 
 
 def texts(device, resource_id: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from conftest import bounds, logcat, nodes
+from conftest import bounds, launch, logcat, nodes
 
 import bmoca
 import bmoca.configs
@@ -23,10 +23,7 @@ CALLLOG = "/data/data/com.android.providers.contacts/databases/calllog.db"
 
 
 def phone(config: str = "test_env_100"):
-    device = bmoca.device.connect("sim", config=bmoca.configs.get(config))
-    out, code = device.shell(f"am start -n {MAIN}")
-    assert code == 0, out
-    return device
+    return launch(MAIN, config)
 
 
 def find(device, name: str):

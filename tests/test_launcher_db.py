@@ -13,7 +13,7 @@ from bmoca.formats.launcher_db import LauncherDbError, LauncherItem
 
 
 def _open(data: bytes, tmp_path) -> sqlite3.Connection:
-    """A connection on a file copy (works on Python 3.10, which lacks deserialize)."""
+    """A connection on a file copy, to change with plain SQL."""
     path = tmp_path / f"launcher{len(list(tmp_path.iterdir()))}.db"
     path.write_bytes(data)
     return sqlite3.connect(path)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from conftest import bounds, logcat, nodes
+from conftest import launch, logcat, nodes
+from conftest import tap_on as tap
 
 import bmoca.configs
 import bmoca.device
@@ -19,17 +20,7 @@ BUGLE = "BUGLE CREATE CONVERSATION source=VIA_DEFAULT"
 
 
 def messages_app(config: str = "test_env_100"):
-    device = bmoca.device.connect("sim", config=bmoca.configs.get(config))
-    out, code = device.shell(f"am start -n {LIST}")
-    assert code == 0, out
-    return device
-
-
-def tap(device, index: int = 0, **attrs: str) -> None:
-    found = nodes(device.dump_hierarchy(), **attrs)
-    assert len(found) > index, f"no {attrs} on screen"
-    left, top, right, bottom = bounds(found[index])
-    device.tap((left + right) // 2, (top + bottom) // 2)
+    return launch(LIST, config)
 
 
 def texts(device, name: str) -> list[str]:

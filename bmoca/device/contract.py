@@ -13,7 +13,7 @@ import enum
 import numpy as np
 
 
-class Key(str, enum.Enum):
+class Key(str, enum.Enum):  # noqa: UP042 - str() keeps the member name in messages
     """Keys accepted by `Device.press`, named as Android's KEYCODE_* without the prefix."""
 
     BACK = "BACK"

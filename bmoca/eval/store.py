@@ -94,7 +94,7 @@ import time
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields, is_dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -456,7 +456,7 @@ class Store:
         The stored row is never changed.
         """
         spec_json = _dumps(dict(spec))
-        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        created = datetime.now(UTC).isoformat(timespec="seconds")
         with self._tx(f"starting run {run_id!r}") as db:
             row = db.execute("SELECT agent, spec FROM runs WHERE run_id=?", (run_id,)).fetchone()
             if row is None:

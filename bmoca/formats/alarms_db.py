@@ -13,9 +13,7 @@ weekdays = 31). Instance months are 0-based, as java.util.Calendar counts them.
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -114,44 +112,22 @@ def build(alarms: Iterable[Alarm], instances: Iterable[Instance] = ()) -> bytes:
                 (i.id, i.year, i.month, i.day, i.hour, i.minutes, int(i.vibrate), i.label,
                  i.ringtone, i.alarm_state, i.alarm_id))
         conn.commit()
-        return _serialize(conn)
+        return bytes(conn.serialize())
     finally:
         conn.close()
-
-
-def _serialize(conn: sqlite3.Connection) -> bytes:
-    if hasattr(conn, "serialize"):  # Python 3.11+
-        return bytes(conn.serialize())
-    fd, path = tempfile.mkstemp(suffix=".db")
-    os.close(fd)
-    try:
-        disk = sqlite3.connect(path)
-        try:
-            conn.backup(disk)
-        finally:
-            disk.close()
-        with open(path, "rb") as fh:
-            return fh.read()
-    finally:
-        os.unlink(path)
 
 
 def _query(data: bytes, sql: str) -> list[tuple]:
     if len(data) < 100 or bytes(data[:16]) != _SQLITE_MAGIC:
         raise AlarmsDbError("not a SQLite database (bad header); expected an alarms.db file")
-    fd, path = tempfile.mkstemp(suffix=".db")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
+    conn = sqlite3.connect(":memory:")
     try:
-        conn = sqlite3.connect(path)
-        try:
-            return conn.execute(sql).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise AlarmsDbError(f"not a readable alarms.db: {exc}") from None
-        finally:
-            conn.close()
+        conn.deserialize(bytes(data))
+        return conn.execute(sql).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise AlarmsDbError(f"not a readable alarms.db: {exc}") from None
     finally:
-        os.unlink(path)
+        conn.close()
 
 
 def read(data: bytes) -> list[Alarm]:

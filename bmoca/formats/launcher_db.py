@@ -12,10 +12,8 @@ package manager anyway), which keeps a full 18-app database at 8 KB.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import struct
-import tempfile
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -214,7 +212,7 @@ def build(home: HomeLayout, modified_ms: int = 1700000000000) -> bytes:
     conn = sqlite3.connect(":memory:")
     try:
         _fill(conn, items_of(home), modified_ms)
-        return _serialize(conn)
+        return bytes(conn.serialize())
     finally:
         conn.close()
 
@@ -235,37 +233,7 @@ def _fill(conn: sqlite3.Connection, items: Iterable[LauncherItem], modified_ms: 
     conn.commit()
 
 
-def _serialize(conn: sqlite3.Connection) -> bytes:
-    if hasattr(conn, "serialize"):  # Python 3.11+
-        return bytes(conn.serialize())
-    fd, path = tempfile.mkstemp(suffix=".db")
-    os.close(fd)
-    try:
-        disk = sqlite3.connect(path)
-        try:
-            conn.backup(disk)
-        finally:
-            disk.close()
-        with open(path, "rb") as fh:
-            return fh.read()
-    finally:
-        os.unlink(path)
-
-
 # -- read ---------------------------------------------------------------------------
-
-
-def _open(data: bytes) -> tuple[sqlite3.Connection, str | None]:
-    """An in-memory connection on `data` (and a temp path to delete on Python 3.10)."""
-    conn = sqlite3.connect(":memory:")
-    if hasattr(conn, "deserialize"):
-        conn.deserialize(data)
-        return conn, None
-    conn.close()
-    fd, path = tempfile.mkstemp(suffix=".db")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    return sqlite3.connect(path), path
 
 
 def read(data: bytes) -> list[LauncherItem]:
@@ -276,16 +244,14 @@ def read(data: bytes) -> list[LauncherItem]:
     """
     if len(data) < 100 or not bytes(data[:16]) == _SQLITE_MAGIC:
         raise LauncherDbError("not a SQLite database (bad header); expected a launcher.db file")
-    conn, tmp = _open(bytes(data))
+    conn = sqlite3.connect(":memory:")
     try:
-        try:
-            return _read_items(conn)
-        except sqlite3.DatabaseError as exc:
-            raise LauncherDbError(f"not a readable SQLite database: {exc}") from None
+        conn.deserialize(bytes(data))
+        return _read_items(conn)
+    except sqlite3.DatabaseError as exc:
+        raise LauncherDbError(f"not a readable SQLite database: {exc}") from None
     finally:
         conn.close()
-        if tmp is not None:
-            os.unlink(tmp)
 
 
 def _read_items(conn: sqlite3.Connection) -> list[LauncherItem]:

@@ -2108,7 +2108,7 @@ class Shell:
 
     def _long_lines(self, entries: list[tuple[str, str]]) -> list[str]:
         """`ls -l` rows for (shown name, real path), columns aligned as toybox aligns them."""
-        stamp = dt.datetime.fromtimestamp(BOOT_TIME_MS / 1000, tz=dt.timezone.utc)
+        stamp = dt.datetime.fromtimestamp(BOOT_TIME_MS / 1000, tz=dt.UTC)
         when = stamp.strftime("%Y-%m-%d %H:%M")
         rows = []
         for shown, real in entries:
@@ -2339,7 +2339,7 @@ class Shell:
         if not rest:
             raise ShellError("stat: Needs 1 argument", 1)
         status = 0
-        stamp = dt.datetime.fromtimestamp(BOOT_TIME_MS / 1000, tz=dt.timezone.utc)
+        stamp = dt.datetime.fromtimestamp(BOOT_TIME_MS / 1000, tz=dt.UTC)
         for name in rest:
             real = normalize(self._path(name))
             if not self.vfs.exists(real):
@@ -3842,7 +3842,7 @@ class Shell:
                                               ("%Y-" + pattern) if add_year else pattern)
             except ValueError:
                 continue
-            return int(moment.replace(tzinfo=dt.timezone.utc).timestamp() * 1000)
+            return int(moment.replace(tzinfo=dt.UTC).timestamp() * 1000)
         return None
 
     @staticmethod
@@ -3855,7 +3855,7 @@ class Shell:
             if epoch:
                 stamp = f"{entry.time_ms // 1000:>19}.{millis:03d}"
             else:
-                moment = dt.datetime.fromtimestamp(entry.time_ms / 1000, tz=dt.timezone.utc)
+                moment = dt.datetime.fromtimestamp(entry.time_ms / 1000, tz=dt.UTC)
                 stamp = moment.strftime("%Y-%m-%d %H:%M:%S" if year else "%m-%d %H:%M:%S") \
                     + f".{millis:03d}"
             if fmt == "time":
@@ -3906,10 +3906,10 @@ class Shell:
     @staticmethod
     def _parse_date(text: str) -> dt.datetime | None:
         if text.startswith("@") and re.fullmatch(r"@-?\d+", text):
-            return dt.datetime.fromtimestamp(int(text[1:]), tz=dt.timezone.utc)
+            return dt.datetime.fromtimestamp(int(text[1:]), tz=dt.UTC)
         for pattern in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d", "%H:%M:%S", "%H:%M"):
             try:
-                return dt.datetime.strptime(text, pattern).replace(tzinfo=dt.timezone.utc)
+                return dt.datetime.strptime(text, pattern).replace(tzinfo=dt.UTC)
             except ValueError:
                 continue
         return None

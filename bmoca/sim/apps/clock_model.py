@@ -103,7 +103,7 @@ def next_time(alarm: Alarm, now: dt.datetime) -> dt.datetime:
 
 def java_date(ms: int) -> str:
     """java.util.Date.toString() in GMT: `Thu Dec 31 13:30:00 GMT 2015`."""
-    moment = dt.datetime.fromtimestamp(ms / 1000, tz=dt.timezone.utc)
+    moment = dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
     return moment.strftime("%a %b %d %H:%M:%S GMT %Y")
 
 
@@ -163,7 +163,7 @@ def save(ctx: Context, data: ClockData) -> None:
 
 def _instance_ms(inst: Instance) -> int:
     moment = dt.datetime(inst.year, inst.month + 1, inst.day, inst.hour, inst.minutes,
-                         tzinfo=dt.timezone.utc)
+                         tzinfo=dt.UTC)
     return int(moment.timestamp() * 1000)
 
 

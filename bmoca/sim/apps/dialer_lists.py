@@ -154,7 +154,7 @@ def recents(ctx: Context) -> View:
                   calllog.OUTGOING_TYPE: ("call_made", (15, 157, 88), "dialer.outgoing"),
                   calllog.MISSED_TYPE: ("call_missed", (217, 48, 37), "dialer.missed")}
     for entry in entries:
-        moment = dt.datetime.fromtimestamp(entry.date_ms / 1000, tz=dt.timezone.utc)
+        moment = dt.datetime.fromtimestamp(entry.date_ms / 1000, tz=dt.UTC)
         days = (now.date() - moment.date()).days
         label = "dialer.today" if days <= 0 else "dialer.yesterday" if days == 1 else "dialer.older"
         if label != group:

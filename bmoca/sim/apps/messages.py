@@ -77,7 +77,7 @@ def contact_name(ctx: Context, address: str) -> str:
 def timestamp(ctx: Context, epoch_ms: int) -> str:
     """"Now", the time for today, else the date (month and day)."""
     now = ctx.now()
-    moment = dt.datetime.fromtimestamp(epoch_ms / 1000, tz=dt.timezone.utc)
+    moment = dt.datetime.fromtimestamp(epoch_ms / 1000, tz=dt.UTC)
     if 0 <= (now - moment).total_seconds() < 60:
         return ctx.t("messages.now")
     if moment.date() == now.date():

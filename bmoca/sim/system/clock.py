@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-BOOT_TIME_MS = int(dt.datetime(2024, 1, 17, 10, 0, 0, tzinfo=dt.timezone.utc).timestamp() * 1000)
+BOOT_TIME_MS = int(dt.datetime(2024, 1, 17, 10, 0, 0, tzinfo=dt.UTC).timestamp() * 1000)
 """Wednesday, Jan 17 (as in B-MoCA's real screenshots), 10:00 GMT."""
 
 
@@ -22,7 +22,7 @@ class VirtualClock:
         self.now_ms = epoch_ms
 
     def datetime(self) -> dt.datetime:
-        return dt.datetime.fromtimestamp(self.now_ms / 1000, tz=dt.timezone.utc)
+        return dt.datetime.fromtimestamp(self.now_ms / 1000, tz=dt.UTC)
 
 
 def toybox_date_string(moment: dt.datetime) -> str:
@@ -47,4 +47,4 @@ def parse_toybox_set(arg: str, now: dt.datetime) -> dt.datetime:
         year = 2000 + yy if yy < 69 else 1900 + yy
     elif len(arg) == 12:
         year = int(arg[8:12])
-    return dt.datetime(year, month, day, hour, minute, seconds, tzinfo=dt.timezone.utc)
+    return dt.datetime(year, month, day, hour, minute, seconds, tzinfo=dt.UTC)

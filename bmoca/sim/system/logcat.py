@@ -60,7 +60,7 @@ class LogBuffers:
 
 
 def format_entry(entry: LogEntry, fmt: str = "threadtime", year: bool = False) -> str:
-    moment = dt.datetime.fromtimestamp(entry.time_ms / 1000, tz=dt.timezone.utc)
+    moment = dt.datetime.fromtimestamp(entry.time_ms / 1000, tz=dt.UTC)
     millis = entry.time_ms % 1000
     if fmt == "epoch":
         stamp = f"{entry.time_ms // 1000:>19}.{millis:03d}"
