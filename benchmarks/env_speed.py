@@ -1,7 +1,7 @@
 """Environment speed: reset time, env steps/s per observation mode, and episodes/s of the
 expert, as an evaluation sees them (detectors, observations and action conversion included).
 
-    python benchmarks/env_speed.py [--episodes 60] [--config test_env_100]
+    python benchmarks/env_speed.py [--episodes 60] [--config test_env_100] [--tasks settings]
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=60)
     parser.add_argument("--config", default="test_env_100")
+    parser.add_argument("--tasks", default="settings", help="task spec, as for bmoca eval")
     args = parser.parse_args()
-    settings = tasks.list(app="Settings")
+    chosen = tasks.select(args.tasks)
     pool = DevicePool()
     t0 = time.perf_counter()
     pool.get(bmoca.configs.get(args.config))
@@ -62,7 +63,7 @@ def main() -> None:
     for name, observation, agent_for in cases:
         if name == "expert" and "xml" not in observation:
             observation = ("xml", *observation)
-        result = run(settings, args.config, observation, agent_for, args.episodes, pool)
+        result = run(chosen, args.config, observation, agent_for, args.episodes, pool)
         table.add_row(name, "+".join(observation), f"{result['reset_ms']:.1f}",
                       f"{result['steps_per_s']:.0f}", f"{result['success']:.0%}")
     console = Console()
