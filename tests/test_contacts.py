@@ -166,6 +166,8 @@ def test_creating_a_contact_through_the_editor_writes_contacts2_db():
     device.input_text("Lovelace")
     tap(device, resource_id=C + "phone")
     device.input_text("4155550123")
+    phone_field = nodes(device.dump_hierarchy(), resource_id=C + "phone")[0]
+    assert phone_field.get("text") == "(415) 555-0123"  # formatted while typing
     tap(device, resource_id=C + "editor_menu_save_button")
     made = contacts.find_by_number(pulled(device), "4155550123")
     assert made is not None and made.display_name == "ada Lovelace"

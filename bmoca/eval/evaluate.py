@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +48,32 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
     if on_start:
         on_start(len(episodes), len(episodes) - len(todo))
     for outcome in runner.execute(todo, workers, save_screens=save_screens):
-        record(store, run_id, outcome)
+        with _interrupts_deferred():
+            record(store, run_id, outcome)
         if on_episode:
             on_episode(outcome)
     return len(todo)
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C or SIGTERM while an episode is being stored takes effect once it is stored, so
+    an interrupted run never leaves a half-written episode behind (a killed one still can:
+    its rows stay `running` and are played again on resume)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in handlers:
+        signal.signal(sig, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+        if caught:
+            signal.raise_signal(caught[0])  # now handled as it would have been
 
 
 def _write_png(run_dir: Path, relative: str, data: bytes) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bmoca.formats.phone_numbers import DIALABLE, format_as_you_type
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts_ui import icon_button, ime_inset, initial, letter_tile, tile_color
 from bmoca.sim.system import contacts as store
@@ -430,7 +431,7 @@ class ContactEditorActivity(Activity):
                                    phone=contact.phones[0].number if contact.phones else "",
                                    email=contact.emails[0] if contact.emails else "")
         else:
-            self.values["phone"] = str(self.intent.extras.get("phone", ""))  # Dialer's number
+            self.values["phone"] = _formatted(str(self.intent.extras.get("phone", "")))
             if ctx.record is not None:
                 ctx.record.focus = cid("first_name")
 
@@ -501,7 +502,7 @@ class ContactEditorActivity(Activity):
 
     def _field(self, ctx: Context, c: Colors, glyph: str | None, key: str, hint: str) -> View:
         def on_text(value: str) -> None:
-            self.values[key] = value
+            self.values[key] = _formatted(value) if key == "phone" else value
 
         return row(
             frame(icon(glyph, 24, icon_color=c.secondary, gravity="center", cls="")
@@ -515,6 +516,14 @@ class ContactEditorActivity(Activity):
 
     def on_back(self, ctx: Context) -> bool:
         return False  # the simulator discards unsaved edits, as Cancel does
+
+
+def _formatted(number: str) -> str:
+    """PhoneNumberFormattingTextWatcher on the phone field: the dialpad's US formatting while
+    the text is a dial string with separators, the text as typed otherwise."""
+    if number and all(ch in DIALABLE or ch in " ()-" for ch in number):
+        return format_as_you_type(number)
+    return number
 
 
 class ContactsApp(App):

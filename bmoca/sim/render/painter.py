@@ -145,6 +145,8 @@ class Painter:
                     canvas.rect(window.box, th.background, window.box)
                 elif app is not None:
                     canvas.rect(window.box, (0, 0, 0, 40), window.box)
+                if frame.window("dialog") is not None:  # the app's bar colour is under the dim
+                    canvas.rect(window.box, th.scrim, window.box)
             self._window(canvas, window)
         return image
 
