@@ -207,6 +207,27 @@ def test_editing_a_contact_logs_both_edit_lines_and_saves_the_change():
     assert contacts.get(pulled(device), first.id).starred is (not first.starred)
 
 
+def test_dialers_add_to_a_contact_picks_a_contact_and_adds_the_number():
+    device = launch("com.android.dialer/.main.impl.MainActivity")
+    tap(device, resource_id="com.android.dialer:id/fab")
+    for digit in "2024561111":
+        tap(device, resource_id="com.android.dialer:id/dialpad_key_number", text=digit)
+    tap(device, 1, resource_id="com.android.dialer:id/search_action_text")  # Add to a contact
+    assert "android.intent.action.INSERT_OR_EDIT" in logcat(device, "ActivityTaskManager:I")
+    xml = device.dump_hierarchy()
+    assert nodes(xml, text="Choose a contact") and nodes(xml, resource_id=C + "create_new_contact")
+    device.shell("logcat -c")
+    tap(device, resource_id=C + "cliv_name_textview", text="Amelia Watson")
+    assert "act=android.intent.action.EDIT" in logcat(device, "ActivityTaskManager:I")
+    xml = device.dump_hierarchy()
+    assert nodes(xml, resource_id=C + "phone")[0].get("text") == "(650) 555-0101"
+    assert nodes(xml, resource_id=C + "new_phone")[0].get("text") == "(202) 456-1111"
+    tap(device, resource_id=C + "editor_menu_save_button")
+    amelia = contacts.find_by_number(pulled(device), "6505550101")
+    assert [p.number for p in amelia.phones] == ["(650) 555-0101", "(202) 456-1111"]
+    assert contacts.find_by_number(pulled(device), "2024561111").id == amelia.id
+
+
 def test_cancel_and_an_empty_insert_save_nothing():
     device = contacts_app()
     count = len(contacts.all_contacts(pulled(device)))

@@ -13,7 +13,7 @@ import bmoca.device
 from bmoca import tasks
 from bmoca.agents import ExpertAgent
 from bmoca.env import DevicePool
-from bmoca.formats.phone_numbers import format_as_you_type, is_emergency
+from bmoca.formats.phone_numbers import format_as_you_type, is_emergency, is_phone_number
 
 D = "com.android.dialer:id/"
 MAIN = "com.android.dialer/.main.impl.MainActivity"
@@ -83,6 +83,11 @@ def call_rows(device) -> list[tuple]:
 ])
 def test_as_you_type_formatting(typed, shown):
     assert format_as_you_type(typed) == shown
+
+
+def test_bare_phone_numbers_are_told_from_other_labels():
+    assert all(is_phone_number(t) for t in ("(650) 555-0101", "+1 202-456-1111", "22000", "*#06#"))
+    assert not any(is_phone_number(t) for t in ("", "Amelia Watson", "10:30", "G-482913", "- "))
 
 
 def test_emergency_numbers():

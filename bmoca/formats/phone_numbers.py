@@ -35,6 +35,18 @@ def digits_of(text: str) -> str:
     return "".join(c for c in text if c in DIALABLE)
 
 
+def is_phone_number(text: str) -> bool:
+    """Whether a label is a bare phone number (apps wrap those in an LTR bidi span, so
+    `(650) 555-0101` is not reordered in Arabic or Urdu)."""
+    stripped = text.strip()
+    return bool(digits_of(stripped)) and all(c in DIALABLE or c in " ()-." for c in stripped)
+
+
+def number_direction(text: str) -> str:
+    """The android:textDirection a label gets: "ltr" for a bare phone number, else ""."""
+    return "ltr" if is_phone_number(text) else ""
+
+
 def _local(digits: str) -> str:
     """A number that starts with 2-9 and has no trunk prefix (4-10 digits)."""
     if len(digits) <= 7:

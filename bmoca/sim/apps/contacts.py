@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bmoca.formats.phone_numbers import DIALABLE, format_as_you_type
+from bmoca.formats.phone_numbers import DIALABLE, format_as_you_type, number_direction
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts_ui import icon_button, ime_inset, initial, letter_tile, tile_color
 from bmoca.sim.system import contacts as store
@@ -29,7 +29,9 @@ PEOPLE = "com.android.contacts.activities.PeopleActivity"
 QUICK_CONTACT = "com.android.contacts.quickcontact.QuickContactActivity"
 SPRINGBOARD = "com.android.contacts.activities.ContactEditorSpringBoardActivity"
 EDITOR = "com.android.contacts.activities.ContactEditorActivity"
+SELECTION = "com.android.contacts.activities.ContactSelectionActivity"
 ACTION_INSERT = "android.intent.action.INSERT"
+ACTION_INSERT_OR_EDIT = "android.intent.action.INSERT_OR_EDIT"
 ACTION_EDIT = "android.intent.action.EDIT"
 ACTION_QUICK_CONTACT = "android.provider.action.QUICK_CONTACT"
 CONTENT_URI = "content://com.android.contacts/contacts"
@@ -88,6 +90,14 @@ def new_contact(ctx: Context, number: str = "") -> None:
     ctx.start_activity(Intent(action=ACTION_INSERT, data=CONTENT_URI,
                               flags=FLAG_ACTIVITY_NEW_TASK,
                               extras={"phone": number} if number else {}))
+
+
+def add_to_contact(ctx: Context, number: str) -> None:
+    """IntentUtil.getAddToExistingContactIntent: INSERT_OR_EDIT on a contact item, which
+    opens the "Choose a contact" picker."""
+    ctx.start_activity(Intent(action=ACTION_INSERT_OR_EDIT,
+                              mime_type="vnd.android.cursor.item/contact",
+                              flags=FLAG_ACTIVITY_NEW_TASK, extras={"phone": number}))
 
 
 def _toolbar(ctx: Context, c: Colors, *parts: View, bg: Color | None = None) -> View:
@@ -228,7 +238,10 @@ class PeopleActivity(Activity):
                  margin=(16, 0, 16, 0)),
             cls="android.view.ViewGroup", height=56, clickable=True, focusable=True,
             long_clickable=True, gravity="center_vertical", padding=(0, 0, 8, 0),
-            on_click=lambda: open_contact(ctx, person))
+            on_click=lambda: self._pick(ctx, person))
+
+    def _pick(self, ctx: Context, person: store.Contact) -> None:
+        open_contact(ctx, person)
 
     def _fab(self, ctx: Context, c: Colors) -> View:
         return frame(
@@ -274,6 +287,43 @@ class PeopleActivity(Activity):
         scrim = View(cls="", width=MATCH, height=MATCH, bg=(0, 0, 0, 100), on_click=close)
         return frame(scrim, panel, cls="androidx.drawerlayout.widget.DrawerLayout",
                      id=cid("drawer_layout"), width=MATCH, height=MATCH)
+
+
+class ContactSelectionActivity(PeopleActivity):
+    """"Choose a contact" for INSERT_OR_EDIT: Create new contact, then the list; a pick opens
+    the editor on that contact with the intent's extras (the number to add)."""
+
+    def _pick(self, ctx: Context, person: store.Contact) -> None:
+        ctx.finish()
+        ctx.start_activity(Intent(action=ACTION_EDIT, data=person.lookup_uri, package=PACKAGE,
+                                  component=(PACKAGE, EDITOR), extras=dict(self.intent.extras)))
+
+    def _create(self, ctx: Context) -> None:
+        ctx.finish()
+        ctx.start_activity(Intent(action=ACTION_INSERT, data=CONTENT_URI, package=PACKAGE,
+                                  component=(PACKAGE, EDITOR), extras=dict(self.intent.extras)))
+
+    def build(self, ctx: Context) -> View:
+        if self.query is not None:
+            return super().build(ctx)
+        c = colors(ctx)
+        t = ctx.t
+        bar = _toolbar(
+            ctx, c,
+            icon_button(ctx, "arrow_back", t("contacts.up"), ctx.finish, c.bar_text),
+            _title(t("contacts.choose_contact"), c.bar_text),
+            icon_button(ctx, "search", t("contacts.search"), lambda: self._start_search(ctx),
+                        c.bar_text, cid("menu_search"), cls="android.widget.TextView"))
+        create = row(
+            frame(icon("person_add", 24, icon_color=c.accent, gravity="center", cls=""),
+                  cls="android.widget.ImageView", width=56, height=56),
+            text(t("contacts.create_new"), text_size=16, text_color=c.text, width=0, weight=1,
+                 gravity="center_vertical", margin=(16, 0, 16, 0)),
+            cls="android.view.ViewGroup", id=cid("create_new_contact"), height=56,
+            clickable=True, focusable=True, gravity="center_vertical",
+            on_click=lambda: self._create(ctx))
+        return column(bar, create, frame(self._list(ctx, c), width=MATCH, height=0, weight=1),
+                      width=MATCH, height=MATCH, bg=c.background)
 
 
 # -- the contact card ------------------------------------------------------------------------
@@ -367,7 +417,8 @@ class QuickContactActivity(Activity):
                   if glyph else None, cls="android.widget.ImageView" if glyph else "",
                   id=cid("icon") if glyph else "", width=72, height=WRAP,
                   gravity="center_vertical"),
-            column(text(header, id=cid("header"), text_size=16, text_color=c.text, width=MATCH),
+            column(text(header, id=cid("header"), text_size=16, text_color=c.text, width=MATCH,
+                        text_direction=number_direction(header)),
                    text(sub, id=cid("sub_header"), text_size=14, text_color=c.secondary,
                         width=MATCH),
                    cls="android.widget.LinearLayout", width=0, weight=1, height=WRAP,
@@ -418,6 +469,8 @@ class ContactEditorActivity(Activity):
         self.contact_id = contact_id_of(intent.data) if intent.action == ACTION_EDIT else None
         self.values: dict[str, str] = dict.fromkeys(FIELDS, "")
         self.loaded = False
+        self.added_phone: str | None = None
+        """EDIT with a `phone` extra (Dialer's Add to a contact): a new phone row."""
 
     @property
     def inserting(self) -> bool:
@@ -430,6 +483,11 @@ class ContactEditorActivity(Activity):
                 self.values.update(first_name=contact.given, last_name=contact.family,
                                    phone=contact.phones[0].number if contact.phones else "",
                                    email=contact.emails[0] if contact.emails else "")
+            extra = _formatted(str(self.intent.extras.get("phone", "")))
+            if extra and not self.values["phone"]:
+                self.values["phone"] = extra
+            elif extra:
+                self.added_phone = extra
         else:
             self.values["phone"] = _formatted(str(self.intent.extras.get("phone", "")))
             if ctx.record is not None:
@@ -459,6 +517,8 @@ class ContactEditorActivity(Activity):
                 phones[:1] = [new]
             else:
                 phones = phones[1:]
+            if self.added_phone and self.added_phone.strip():
+                phones.append(store.Phone(store.format_number(self.added_phone.strip())))
             emails = list(contact.emails)
             emails[:1] = [email] if email else []
             store.update(vfs, store.Contact(contact.id, contact.lookup, given, family,
@@ -492,12 +552,13 @@ class ContactEditorActivity(Activity):
             self._field(ctx, c, "person", "first_name", t("contacts.first_name")),
             self._field(ctx, c, None, "last_name", t("contacts.last_name")),
             self._field(ctx, c, "call", "phone", t("contacts.phone")),
+            self._added_phone_field(ctx, c) if self.added_phone is not None else None,
             self._field(ctx, c, "email", "email", t("contacts.email")),
             cls="android.widget.LinearLayout", id=cid("editors"), width=MATCH, height=WRAP,
             padding=(0, 0, 16, 24))
         return column(bar, scroller(fields, key="editor", cls="android.widget.ScrollView",
                                     id=cid("contact_editor_fragment"), height=0, weight=1),
-                      ime_inset(ctx, tuple(cid(f) for f in FIELDS)),
+                      ime_inset(ctx, tuple(cid(f) for f in (*FIELDS, "new_phone"))),
                       width=MATCH, height=MATCH, bg=c.background)
 
     def _field(self, ctx: Context, c: Colors, glyph: str | None, key: str, hint: str) -> View:
@@ -512,6 +573,19 @@ class ContactEditorActivity(Activity):
                  clickable=True, focusable=True, long_clickable=True, on_text=on_text,
                  gravity="center_vertical", padding=(4, 0, 4, 0),
                  input_type="phone" if key == "phone" else "text"),
+            height=WRAP, gravity="center_vertical", padding=(0, 4, 0, 4))
+
+    def _added_phone_field(self, ctx: Context, c: Colors) -> View:
+        def on_text(value: str) -> None:
+            self.added_phone = _formatted(value)
+
+        return row(
+            frame(cls="", width=72, height=56),
+            View(cls="android.widget.EditText", id=cid("new_phone"), text=self.added_phone or "",
+                 hint=ctx.t("contacts.phone"), text_size=16, text_color=c.text, width=0,
+                 weight=1, height=48, clickable=True, focusable=True, long_clickable=True,
+                 on_text=on_text, gravity="center_vertical", padding=(4, 0, 4, 0),
+                 input_type="phone"),
             height=WRAP, gravity="center_vertical", padding=(0, 4, 0, 4))
 
     def on_back(self, ctx: Context) -> bool:
@@ -531,9 +605,10 @@ class ContactsApp(App):
     label_key = f"app.{PACKAGE}"
     uid = 10079
     activities = {PEOPLE: PeopleActivity, QUICK_CONTACT: QuickContactActivity,
-                  SPRINGBOARD: SpringBoardActivity, EDITOR: ContactEditorActivity}
+                  SPRINGBOARD: SpringBoardActivity, EDITOR: ContactEditorActivity,
+                  SELECTION: ContactSelectionActivity}
     intent_actions = {ACTION_INSERT: EDITOR, ACTION_EDIT: SPRINGBOARD,
-                      ACTION_QUICK_CONTACT: QUICK_CONTACT}
+                      ACTION_QUICK_CONTACT: QUICK_CONTACT, ACTION_INSERT_OR_EDIT: SELECTION}
 
     def on_boot(self, ctx: Context) -> None:
         store.ensure(ctx.system.state.vfs)

@@ -280,7 +280,8 @@ def dialpad_results(ctx: Context, typed: str) -> View:
     if typed:
         actions = (("person_add", "dialer.create_new_contact",
                     lambda: contacts_app.new_contact(ctx, typed)),
-                   ("person", "dialer.add_to_contact", None),
+                   ("person", "dialer.add_to_contact",
+                    lambda: contacts_app.add_to_contact(ctx, typed)),
                    ("sms", "dialer.send_sms", lambda: ctx.start_activity(Intent(
                        action=ACTION_SENDTO, data=f"smsto:{digits_of(typed)}",
                        flags=FLAG_ACTIVITY_NEW_TASK))))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from bmoca.formats.phone_numbers import number_direction
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts_ui import icon_button, ime_inset, letter_tile
 from bmoca.sim.system import contacts as store
@@ -98,7 +99,7 @@ def _toolbar(*parts: View, c: Colors) -> View:
 def _title(value: str, c: Colors, view_id: str = "", size: float = 20) -> View:
     return text(value, id=view_id, text_size=size, font_weight=500 if size < 22 else 400,
                 text_color=c.text, width=0, weight=1, gravity="center_vertical",
-                margin=(16, 0, 0, 0))
+                margin=(16, 0, 0, 0), text_direction=number_direction(value))
 
 
 # -- the conversation list ---------------------------------------------------------------------
@@ -180,7 +181,8 @@ class ConversationListActivity(Activity):
             letter_tile(name, name, 48, mid("conversation_icon"), text_size=20),
             column(
                 row(text(name, id=mid("conversation_name"), text_size=16, font_weight=weight,
-                         text_color=c.text, width=0, weight=1),
+                         text_color=c.text, width=0, weight=1,
+                         text_direction=number_direction(name)),
                     text(timestamp(ctx, thread.date), id=mid("conversation_timestamp"),
                          text_size=12, text_color=c.secondary, font_weight=weight,
                          margin=(8, 0, 0, 0), gravity="center_vertical"),
@@ -331,7 +333,7 @@ class ConversationActivity(Activity):
             column(text(name, id=mid("contact_name"), text_size=16, text_color=c.text,
                         width=MATCH, visible=bool(name)),
                    row(text(detail, id=mid("contact_details"), text_size=14,
-                            text_color=c.secondary),
+                            text_color=c.secondary, text_direction=number_direction(detail)),
                        text(kind, id=mid("contact_detail_type"), text_size=14,
                             text_color=c.secondary, margin=(8, 0, 0, 0), visible=bool(kind)),
                        height=WRAP),

@@ -125,6 +125,12 @@ class Canvas:
         self.image.paste(sprite, (inside[0], inside[1]), mask)
 
 
+def _phone_ltr(view: View) -> str | None:
+    """TextView.getTextDirectionHeuristic: phone-number fields are left to right (with Latin
+    digits), whatever the locale."""
+    return "ltr" if view.input_type == "phone" else None
+
+
 class Painter:
     def paint(self, system: SystemServer, frame: Frame, size: tuple[int, int]) -> Image.Image:
         width, height = size
@@ -220,7 +226,7 @@ class Painter:
         size = int(view.text_size * canvas.scale * canvas.font_scale + 0.5)
         sprite = renderer.label(shown, size, color, view.font_weight, canvas.locale,
                                 max_width=box_w, max_lines=view.max_lines, align=view.align,
-                                direction=view.text_direction or None)
+                                direction=view.text_direction or _phone_ltr(view))
         if view.align == "center":
             x = left + pl + (box_w - sprite.width) // 2
         elif (view.align == "end") != canvas.rtl:
