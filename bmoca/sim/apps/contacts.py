@@ -167,7 +167,7 @@ class PeopleActivity(Activity):
                 View(cls="android.widget.EditText", id=cid("search_view"), text=self.query,
                      hint=t("contacts.search_hint"), text_size=18, text_color=c.text, width=0,
                      weight=1, height=48, clickable=True, focusable=True, on_text=on_text,
-                     on_submit=lambda: None, ime_action="search", gravity="center_vertical", padding=(12, 0, 8, 0)),
+                     ime_action="search", gravity="center_vertical", padding=(12, 0, 8, 0)),
                 bg=c.background)
         body = frame(self._list(ctx, c),
                      self._fab(ctx, c) if self.query is None else None,

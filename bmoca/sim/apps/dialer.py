@@ -138,7 +138,7 @@ class MainActivity(Activity):
         field = View(cls="android.widget.EditText", id=SEARCH_ID, text=self.query,
                      hint=ctx.t("dialer.search_contacts"), text_size=16, text_color=theme.text,
                      width=0, weight=1, height=48, clickable=True, focusable=True,
-                     on_text=on_text, on_click=start_search, on_submit=lambda: None, ime_action="search",
+                     on_text=on_text, on_click=start_search, ime_action="search",
                      gravity="center_vertical")
         card = row(
             lead, field,

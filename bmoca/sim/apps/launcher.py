@@ -206,7 +206,7 @@ class LauncherActivity(Activity):
                  text=self.query, hint=ctx.t("launcher.search_apps"), width=0, weight=1,
                  height=WRAP, text_size=16, text_color=theme.text, clickable=True,
                  focusable=True, long_clickable=True, on_text=on_text,
-                 on_submit=lambda: None, ime_action="search", gravity="center_vertical", margin=(12, 0, 0, 0)),
+                 ime_action="search", gravity="center_vertical", margin=(12, 0, 0, 0)),
             cls="", height=48, bg=theme.surface, corner=24, padding=(16, 0, 16, 0),
             margin=(16, 8, 16, 8),
         )

@@ -147,7 +147,7 @@ class ConversationListActivity(Activity):
                 View(cls="android.widget.EditText", id=mid("search_src_text"), text=self.query,
                      hint=t("messages.search_hint"), text_size=18, text_color=c.text, width=0,
                      weight=1, height=48, clickable=True, focusable=True, on_text=on_text,
-                     on_submit=lambda: None, ime_action="search", gravity="center_vertical", padding=(8, 0, 8, 0)),
+                     ime_action="search", gravity="center_vertical", padding=(8, 0, 8, 0)),
                 c=c)
         rows = [self._row(ctx, c, thread) for thread in self._threads(ctx)]
         if self.query and not rows:

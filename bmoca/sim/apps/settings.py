@@ -541,7 +541,7 @@ class LocalePicker(Activity):
                 View(cls="android.widget.EditText", id="android:id/search_src_text",
                      text=self.query, hint=ctx.t("settings.search"), text_size=18,
                      text_color=theme.text, width=0, weight=1, clickable=True, focusable=True,
-                     on_text=on_text, on_submit=lambda: None, ime_action="search", gravity="center_vertical"),
+                     on_text=on_text, ime_action="search", gravity="center_vertical"),
                 cls="android.view.ViewGroup", id=sid("action_bar"), height=56,
                 bg=theme.background, gravity="center_vertical")
         return column(bar, scroller(*rows, key="locales", cls="android.widget.ListView",
@@ -600,7 +600,7 @@ class SearchActivity(Activity):
             View(cls="android.widget.EditText", id="android:id/search_src_text", text=self.query,
                  hint=ctx.t("settings.search_settings"), text_size=18, text_color=theme.text,
                  width=0, weight=1, clickable=True, focusable=True, on_text=on_text,
-                 on_submit=lambda: None, ime_action="search", gravity="center_vertical"),
+                 ime_action="search", gravity="center_vertical"),
             cls="android.view.ViewGroup", id=sid("search_toolbar"), height=56, bg=theme.surface,
             corner=8, margin=(8, 8, 8, 8), gravity="center_vertical")
         return column(bar, scroller(*results, key="results",
