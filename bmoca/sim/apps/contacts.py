@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bmoca.formats.phone_numbers import DIALABLE, format_as_you_type, number_direction
+from bmoca.sim.apps import messages
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts_ui import icon_button, ime_inset, initial, letter_tile, tile_color
 from bmoca.sim.system import contacts as store
@@ -437,9 +438,7 @@ class QuickContactActivity(Activity):
 
     @staticmethod
     def _text_to(ctx: Context, number: str):
-        return lambda: ctx.start_activity(Intent(
-            action="android.intent.action.SENDTO", data=f"smsto:{store.digits(number)}",
-            flags=FLAG_ACTIVITY_NEW_TASK))
+        return lambda: messages.compose_to(ctx, number)
 
 
 # -- editing --------------------------------------------------------------------------------

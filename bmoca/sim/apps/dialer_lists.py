@@ -15,9 +15,9 @@ from collections.abc import Callable
 from bmoca.formats.phone_numbers import digits_of
 from bmoca.sim.apps import contacts as contacts_app
 from bmoca.sim.apps import dialer_calls as calls
+from bmoca.sim.apps import messages
 from bmoca.sim.apps.base import Context
 from bmoca.sim.system import calllog, contacts
-from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
 
 TILE_COLORS: tuple[Color, ...] = (
@@ -27,9 +27,6 @@ TILE_COLORS: tuple[Color, ...] = (
 )
 """LetterTileDrawable's palette; a stable hash of the contact picks the colour."""
 TYPE_KEYS = {1: "dialer.type.home", 2: "dialer.type.mobile", 3: "dialer.type.work"}
-
-
-ACTION_SENDTO = "android.intent.action.SENDTO"
 
 
 def did(name: str) -> str:
@@ -282,9 +279,7 @@ def dialpad_results(ctx: Context, typed: str) -> View:
                     lambda: contacts_app.new_contact(ctx, typed)),
                    ("person", "dialer.add_to_contact",
                     lambda: contacts_app.add_to_contact(ctx, typed)),
-                   ("sms", "dialer.send_sms", lambda: ctx.start_activity(Intent(
-                       action=ACTION_SENDTO, data=f"smsto:{digits_of(typed)}",
-                       flags=FLAG_ACTIVITY_NEW_TASK))))
+                   ("sms", "dialer.send_sms", lambda: messages.compose_to(ctx, typed)))
         for glyph, key, on_click in actions:
             rows.append(row(
                 icon(glyph, 24, id=did("search_action_image"), icon_color=theme.icon,

@@ -22,7 +22,7 @@ from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts_ui import icon_button, ime_inset, letter_tile
 from bmoca.sim.system import contacts as store
 from bmoca.sim.system import telephony
-from bmoca.sim.system.intent import Intent
+from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
 
 PACKAGE = "com.google.android.apps.messaging"
@@ -30,6 +30,12 @@ CONVERSATION_LIST = f"{PACKAGE}.ui.ConversationListActivity"
 CONVERSATION = f"{PACKAGE}.ui.conversation.ConversationActivity"
 ACTION_SENDTO = "android.intent.action.SENDTO"
 USAGE_TAG = "BugleUsageStatistics"
+
+
+def compose_to(ctx: Context, number: str) -> None:
+    """SENDTO smsto:<number>, as Contacts and the Dialer send it: the conversation with it."""
+    ctx.start_activity(Intent(action=ACTION_SENDTO, data=f"smsto:{store.digits(number)}",
+                              flags=FLAG_ACTIVITY_NEW_TASK))
 
 
 def mid(name: str) -> str:
