@@ -39,7 +39,7 @@ def is_phone_number(text: str) -> bool:
     """Whether a label is a bare phone number (apps wrap those in an LTR bidi span, so
     `(650) 555-0101` is not reordered in Arabic or Urdu)."""
     stripped = text.strip()
-    return bool(digits_of(stripped)) and all(c in DIALABLE or c in " ()-." for c in stripped)
+    return bool(digits_of(stripped)) and all(c in DIALABLE or c in " ()-" for c in stripped)
 
 
 def number_direction(text: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bmoca.formats.phone_numbers import DIALABLE, format_as_you_type, number_direction
+from bmoca.formats.phone_numbers import format_as_you_type, is_phone_number, number_direction
 from bmoca.sim.apps import messages
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts_ui import icon_button, ime_inset, initial, letter_tile, tile_color
@@ -458,6 +458,8 @@ class SpringBoardActivity(Activity):
 
 
 FIELDS = ("first_name", "last_name", "phone", "email")
+PHONE_FIELDS = ("phone", "new_phone")
+"""The phone row, and the row a number to add (the Dialer's Add to a contact) gets."""
 
 
 class ContactEditorActivity(Activity):
@@ -468,29 +470,23 @@ class ContactEditorActivity(Activity):
         self.contact_id = contact_id_of(intent.data) if intent.action == ACTION_EDIT else None
         self.values: dict[str, str] = dict.fromkeys(FIELDS, "")
         self.loaded = False
-        self.added_phone: str | None = None
-        """EDIT with a `phone` extra (Dialer's Add to a contact): a new phone row."""
 
     @property
     def inserting(self) -> bool:
         return self.contact_id is None
 
     def on_create(self, ctx: Context) -> None:
+        given = _formatted(str(self.intent.extras.get("phone", "")))  # the Dialer's number
         if self.contact_id is not None:
             contact = store.get(ctx.system.state.vfs, self.contact_id)
             if contact is not None:
                 self.values.update(first_name=contact.given, last_name=contact.family,
                                    phone=contact.phones[0].number if contact.phones else "",
                                    email=contact.emails[0] if contact.emails else "")
-            extra = _formatted(str(self.intent.extras.get("phone", "")))
-            if extra and not self.values["phone"]:
-                self.values["phone"] = extra
-            elif extra:
-                self.added_phone = extra
-        else:
-            self.values["phone"] = _formatted(str(self.intent.extras.get("phone", "")))
-            if ctx.record is not None:
-                ctx.record.focus = cid("first_name")
+        elif ctx.record is not None:
+            ctx.record.focus = cid("first_name")
+        if given:  # into the phone row, or a new row after a number the contact has
+            self.values["new_phone" if self.values["phone"] else "phone"] = given
 
     def _save(self, ctx: Context) -> None:
         vfs = ctx.system.state.vfs
@@ -516,8 +512,9 @@ class ContactEditorActivity(Activity):
                 phones[:1] = [new]
             else:
                 phones = phones[1:]
-            if self.added_phone and self.added_phone.strip():
-                phones.append(store.Phone(store.format_number(self.added_phone.strip())))
+            added = self.values.get("new_phone", "").strip()
+            if added:
+                phones.append(store.Phone(store.format_number(added)))
             emails = list(contact.emails)
             emails[:1] = [email] if email else []
             store.update(vfs, store.Contact(contact.id, contact.lookup, given, family,
@@ -551,18 +548,19 @@ class ContactEditorActivity(Activity):
             self._field(ctx, c, "person", "first_name", t("contacts.first_name")),
             self._field(ctx, c, None, "last_name", t("contacts.last_name")),
             self._field(ctx, c, "call", "phone", t("contacts.phone")),
-            self._added_phone_field(ctx, c) if self.added_phone is not None else None,
+            self._field(ctx, c, None, "new_phone", t("contacts.phone"))
+            if "new_phone" in self.values else None,
             self._field(ctx, c, "email", "email", t("contacts.email")),
             cls="android.widget.LinearLayout", id=cid("editors"), width=MATCH, height=WRAP,
             padding=(0, 0, 16, 24))
         return column(bar, scroller(fields, key="editor", cls="android.widget.ScrollView",
                                     id=cid("contact_editor_fragment"), height=0, weight=1),
-                      ime_inset(ctx, tuple(cid(f) for f in (*FIELDS, "new_phone"))),
+                      ime_inset(ctx, tuple(cid(f) for f in self.values)),
                       width=MATCH, height=MATCH, bg=c.background)
 
     def _field(self, ctx: Context, c: Colors, glyph: str | None, key: str, hint: str) -> View:
         def on_text(value: str) -> None:
-            self.values[key] = _formatted(value) if key == "phone" else value
+            self.values[key] = _formatted(value) if key in PHONE_FIELDS else value
 
         return row(
             frame(icon(glyph, 24, icon_color=c.secondary, gravity="center", cls="")
@@ -571,20 +569,7 @@ class ContactEditorActivity(Activity):
                  text_size=16, text_color=c.text, width=0, weight=1, height=48,
                  clickable=True, focusable=True, long_clickable=True, on_text=on_text,
                  gravity="center_vertical", padding=(4, 0, 4, 0),
-                 input_type="phone" if key == "phone" else "text"),
-            height=WRAP, gravity="center_vertical", padding=(0, 4, 0, 4))
-
-    def _added_phone_field(self, ctx: Context, c: Colors) -> View:
-        def on_text(value: str) -> None:
-            self.added_phone = _formatted(value)
-
-        return row(
-            frame(cls="", width=72, height=56),
-            View(cls="android.widget.EditText", id=cid("new_phone"), text=self.added_phone or "",
-                 hint=ctx.t("contacts.phone"), text_size=16, text_color=c.text, width=0,
-                 weight=1, height=48, clickable=True, focusable=True, long_clickable=True,
-                 on_text=on_text, gravity="center_vertical", padding=(4, 0, 4, 0),
-                 input_type="phone"),
+                 input_type="phone" if key in PHONE_FIELDS else "text"),
             height=WRAP, gravity="center_vertical", padding=(0, 4, 0, 4))
 
     def on_back(self, ctx: Context) -> bool:
@@ -594,9 +579,7 @@ class ContactEditorActivity(Activity):
 def _formatted(number: str) -> str:
     """PhoneNumberFormattingTextWatcher on the phone field: the dialpad's US formatting while
     the text is a dial string with separators, the text as typed otherwise."""
-    if number and all(ch in DIALABLE or ch in " ()-" for ch in number):
-        return format_as_you_type(number)
-    return number
+    return format_as_you_type(number) if is_phone_number(number) else number
 
 
 class ContactsApp(App):
