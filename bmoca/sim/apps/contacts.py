@@ -138,10 +138,11 @@ class PeopleActivity(Activity):
         if ctx.record is not None:
             ctx.record.focus = cid("search_view")
 
-    def _create(self, ctx: Context) -> None:
-        """AccountFilterUtil.startEditorIntent: ACTION_INSERT, package set, no extras."""
+    def _create(self, ctx: Context, extras: dict | None = None) -> None:
+        """AccountFilterUtil.startEditorIntent: ACTION_INSERT, package set, no extras (the
+        picker passes on its own)."""
         ctx.start_activity(Intent(action=ACTION_INSERT, data=CONTENT_URI, package=PACKAGE,
-                                  component=(PACKAGE, EDITOR)))
+                                  component=(PACKAGE, EDITOR), extras=extras or {}))
 
     def build(self, ctx: Context) -> View:
         c = colors(ctx)
@@ -299,10 +300,9 @@ class ContactSelectionActivity(PeopleActivity):
         ctx.start_activity(Intent(action=ACTION_EDIT, data=person.lookup_uri, package=PACKAGE,
                                   component=(PACKAGE, EDITOR), extras=dict(self.intent.extras)))
 
-    def _create(self, ctx: Context) -> None:
+    def _create(self, ctx: Context, extras: dict | None = None) -> None:
         ctx.finish()
-        ctx.start_activity(Intent(action=ACTION_INSERT, data=CONTENT_URI, package=PACKAGE,
-                                  component=(PACKAGE, EDITOR), extras=dict(self.intent.extras)))
+        super()._create(ctx, dict(self.intent.extras))
 
     def build(self, ctx: Context) -> View:
         if self.query is not None:
