@@ -10,7 +10,8 @@ from conftest import bounds, logcat, nodes
 
 import bmoca.configs
 import bmoca.device
-from bmoca.formats import alarms_db, weekdays
+from bmoca.formats import weekdays
+from bmoca.sim.apps.clock import alarms_db
 
 C = "com.google.android.deskclock:id/"
 DESK = "com.google.android.deskclock/com.android.deskclock.DeskClock"

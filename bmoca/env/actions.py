@@ -21,154 +21,33 @@ import gymnasium
 import numpy as np
 
 from bmoca.device.contract import InvalidInput, Key
-from bmoca.env.observations import Element
+from bmoca.env.commands import (
+    NAV_BAR_Y,
+    NAV_BUTTON_X,
+    Answer,
+    Command,
+    InvalidAction,
+    LongPress,
+    OpenApp,
+    PressKey,
+    Screen,
+    Status,
+    Swipe,
+    Tap,
+    TypeText,
+    Wait,
+    nav_tap,
+    swipe_at,
+    tap_at,
+    to_pixel,
+)
 
 __all__ = [
     "Answer", "Command", "Discrete", "DualGesture", "FreeText", "InvalidAction", "JsonActions",
-    "LongPress", "MODES", "ActionMode", "OpenApp", "PressKey", "Screen", "Status", "Swipe",
-    "Tap", "TextActions", "TypeText", "Wait", "make_mode", "to_pixel",
+    "LongPress", "MODES", "NAV_BAR_Y", "NAV_BUTTON_X", "ActionMode", "OpenApp", "PressKey",
+    "Screen", "Status", "Swipe", "Tap", "TextActions", "TypeText", "Wait", "make_mode",
+    "to_pixel",
 ]
-
-
-# -- commands --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tap:
-    """Touch and lift at one pixel."""
-
-    x: int
-    y: int
-
-
-@dataclass(frozen=True)
-class Swipe:
-    """Touch at (x1, y1), move to (x2, y2), lift."""
-
-    x1: int
-    y1: int
-    x2: int
-    y2: int
-    duration_ms: int = 300
-
-
-@dataclass(frozen=True)
-class LongPress:
-    """Touch and hold at one pixel."""
-
-    x: int
-    y: int
-    duration_ms: int = 800
-
-
-@dataclass(frozen=True)
-class PressKey:
-    """A key event; `key` is a `bmoca.device.Key` name (e.g. "HOME", "ENTER")."""
-
-    key: str
-
-
-@dataclass(frozen=True)
-class TypeText:
-    """Type into the focused field."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Wait:
-    """Do nothing for a moment (AndroidWorld's `wait`: let the screen settle)."""
-
-
-@dataclass(frozen=True)
-class OpenApp:
-    """Launch an app by its name as the agent wrote it."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Answer:
-    """The agent's answer to an information-retrieval task; no device effect."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Status:
-    """The agent declares the episode over: "complete" or "infeasible"."""
-
-    goal_status: str
-
-
-Command = Tap | Swipe | LongPress | PressKey | TypeText | Wait | OpenApp | Answer | Status
-
-
-class InvalidAction(ValueError):
-    """An action the mode cannot turn into commands; the message says what was wrong."""
-
-
-@dataclass(frozen=True)
-class Screen:
-    """What a conversion needs to know about the current screen.
-
-    `elements` are the translator's output (for `tap(n)` and JSON `index`); `rtl` says the
-    locale is right-to-left, which mirrors the navigation bar.
-    """
-
-    width: int
-    height: int
-    elements: tuple[Element, ...] = ()
-    rtl: bool = False
-
-    def __post_init__(self) -> None:
-        if self.width <= 0 or self.height <= 0:
-            raise ValueError(f"screen size must be positive, got {self.width}x{self.height}")
-        if not isinstance(self.elements, tuple):
-            object.__setattr__(self, "elements", tuple(self.elements))
-
-    def element(self, index: int, what: str) -> Element:
-        """Element `index`, or InvalidAction naming `what` referred to it."""
-        count = len(self.elements)
-        if not 0 <= index < count:
-            valid = f"valid: 0-{count - 1}" if count else "the screen has no elements"
-            raise InvalidAction(f"{what}: no element {index} on this screen ({valid})")
-        return self.elements[index]
-
-    def center_of(self, index: int, what: str) -> tuple[int, int]:
-        """Centre of the on-screen part of element `index`, where a tap on it lands."""
-        x1, y1, x2, y2 = self.element(index, what).bounds
-        x1, y1, x2, y2 = max(x1, 0), max(y1, 0), min(x2, self.width), min(y2, self.height)
-        if x2 <= x1 or y2 <= y1:
-            raise InvalidAction(f"{what}: element {index} is not visible on the screen "
-                                f"(bounds {self.elements[index].bounds})")
-        return (x1 + x2) // 2, (y1 + y2) // 2
-
-
-def to_pixel(value: float, size: int) -> int:
-    """Normalised [0, 1] coordinate to a pixel: truncate, cap at the last pixel."""
-    return min(int(value * size), size - 1)
-
-
-def _tap_at(y: float, x: float, screen: Screen) -> Tap:
-    return Tap(to_pixel(x, screen.width), to_pixel(y, screen.height))
-
-
-def _swipe_at(ty: float, tx: float, ly: float, lx: float, screen: Screen) -> Swipe:
-    return Swipe(to_pixel(tx, screen.width), to_pixel(ty, screen.height),
-                 to_pixel(lx, screen.width), to_pixel(ly, screen.height))
-
-
-# Navigation-bar buttons (y, x) in [0, 1]: the centre line of a 48 dp bar (reference
-# 252/256) and the reference's button columns 43/128, 64/128, 85/128.
-NAV_BAR_Y = 0.984
-NAV_BUTTON_X: dict[str, float] = {"BACK": 0.336, "HOME": 0.5, "OVERVIEW": 0.664}
-
-
-def _nav_tap(button: str, screen: Screen) -> Tap:
-    """Tap a navigation-bar button; the bar is mirrored in right-to-left locales."""
-    x = NAV_BUTTON_X[button]
-    return _tap_at(NAV_BAR_Y, 1.0 - x if screen.rtl else x, screen)
 
 
 # -- spaces ----------------------------------------------------------------------------
@@ -290,8 +169,8 @@ class DualGesture(ActionMode):
         vector = _unit_vector(action, "dual gesture")
         ty, tx, ly, lx = (float(v) for v in vector)
         if self.is_tap(vector):
-            return [_tap_at(ty, tx, screen)]
-        return [_swipe_at(ty, tx, ly, lx, screen)]
+            return [tap_at(ty, tx, screen)]
+        return [swipe_at(ty, tx, ly, lx, screen)]
 
     def label(self, action: Any) -> str:
         vector = _unit_vector(action, "dual gesture")
@@ -346,11 +225,11 @@ class Discrete(ActionMode):
     def convert(self, action: Any, screen: Screen) -> list[Command]:
         index = self._index(action)
         if index < _N_TAPS:
-            return [_tap_at(_ROW_Y[index // _COLS], _COL_X[index % _COLS], screen)]
+            return [tap_at(_ROW_Y[index // _COLS], _COL_X[index % _COLS], screen)]
         index -= _N_TAPS
         if index < len(_SWIPE_ORDER):
-            return [_swipe_at(*_SWIPES[_SWIPE_ORDER[index]], screen)]
-        return [_nav_tap(_BUTTON_ORDER[index - len(_SWIPE_ORDER)], screen)]
+            return [swipe_at(*_SWIPES[_SWIPE_ORDER[index]], screen)]
+        return [nav_tap(_BUTTON_ORDER[index - len(_SWIPE_ORDER)], screen)]
 
     def label(self, action: Any) -> str:
         index = self._index(action)
@@ -533,8 +412,8 @@ class TextActions(ActionMode):
             x, y = screen.center_of(call.value, f"tap({call.value})")
             return [Tap(x, y)]
         if call.kind == "swipe":
-            return [_swipe_at(*TEXT_SWIPES[call.value], screen)]
-        return [_nav_tap(call.value, screen)]
+            return [swipe_at(*TEXT_SWIPES[call.value], screen)]
+        return [nav_tap(call.value, screen)]
 
     def label(self, action: Any) -> str:
         return str(self.parse(action))

@@ -10,9 +10,10 @@ import numpy as np
 from bmoca.device.contract import Device, InvalidInput, Key
 from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
-from bmoca.sim.apps.systemui import NAV_KEYS
-from bmoca.sim.frame import Frame, compose
+from bmoca.sim.apps.systemui.app import NAV_KEYS
+from bmoca.sim.frame import compose
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
+from bmoca.sim.system.windows import Frame
 from bmoca.sim.ui.view import View
 
 TOUCH_SLOP_DP = 8
@@ -35,7 +36,7 @@ class SimDevice(Device):
         self._frame: Frame | None = None
         self._painter = None
         self._bars: dict = {}
-        self.system = SystemServer(SystemState(hardware=self.hardware), installed_apps())
+        self.system = SystemServer(SystemState(hardware=self.hardware), installed_apps(), Context)
         self.system.boot(first=True)
 
     # -- frames ---------------------------------------------------------------------
@@ -264,7 +265,7 @@ class SimDevice(Device):
         elif key == Key.APP_SWITCH:
             if record is not None:
                 record.focus = None
-            from bmoca.sim.apps.launcher import toggle_overview
+            from bmoca.sim.apps.launcher.app import toggle_overview
 
             toggle_overview(system)
         elif key == Key.ENTER:
@@ -324,7 +325,7 @@ class SimDevice(Device):
         state = pickle.loads(blob)
         if not isinstance(state, SystemState):
             raise InvalidInput("not a bmoca device snapshot")
-        self.system = SystemServer(state, self.system.apps)
+        self.system = SystemServer(state, self.system.apps, Context)
         self.hardware = state.hardware
         self._invalidate()
 

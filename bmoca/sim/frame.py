@@ -1,63 +1,25 @@
-"""A frame: the windows on screen right now, built from state and laid out in pixels.
+"""Composing a frame: the windows on screen right now, built from state and laid out in pixels.
 
 Built lazily after any input and reused by every read until the next change, so a
-step that dumps the hierarchy and takes a screenshot builds the view trees once.
+step that dumps the hierarchy and takes a screenshot builds the view trees once. The
+frame's shape (`Frame`, `Window`) lives in `bmoca.sim.system.windows`, below the apps and
+the renderer that read it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from bmoca.sim.apps.base import Context
 from bmoca.sim.system.activity import ActivityRecord
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
+from bmoca.sim.system.windows import IME_PACKAGE, NAV_BAR_DP, STATUS_BAR_DP, Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
 from bmoca.sim.ui.theme import is_dark
-from bmoca.sim.ui.view import MATCH, Box, View, frame
-
-STATUS_BAR_DP = 24
-NAV_BAR_DP = 48
-IME_PACKAGE = "com.google.android.inputmethod.latin"
-
-
-@dataclass
-class Window:
-    kind: str
-    """"app", "dialog", "ime", "status_bar", "nav_bar"."""
-    package: str
-    root: View
-    box: Box
-    record: ActivityRecord | None = None
-    scroll: ScrollState | None = None
-
-
-@dataclass
-class Frame:
-    windows: list[Window]
-    """Bottom to top."""
-    layout: Layout
-    focused: View | None
-    status_bar_px: int
-    nav_bar_px: int
-
-    @property
-    def active(self) -> Window:
-        """The window uiautomator dumps: a dialog if one is up, else the app."""
-        for window in reversed(self.windows):
-            if window.kind in ("dialog", "app"):
-                return window
-        raise RuntimeError("no app window")
-
-    def window(self, kind: str) -> Window | None:
-        for window in self.windows:
-            if window.kind == kind:
-                return window
-        return None
+from bmoca.sim.ui.view import MATCH, View, frame
 
 
 def compose(system: SystemServer, width: int, height: int, measure,
             bars_cache: dict | None = None) -> Frame:
-    from bmoca.sim.apps import keyboard
+    from bmoca.sim.apps.keyboard import app as keyboard
 
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
     layout = Layout(system.density, system.font_scale, rtl, measure)
@@ -105,7 +67,7 @@ def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,
                  dark_icons: bool, fullscreen: bool, bar_color: tuple[int, int, int] | None,
                  cache: dict) -> list[Window]:
     """Status and navigation bars, reused while nothing they show has changed."""
-    from bmoca.sim.apps import systemui
+    from bmoca.sim.apps.systemui import app as systemui
 
     ctx = Context(system, SYSTEMUI_PACKAGE)
     key = (width, height, system.density, system.font_scale, system.locale,

@@ -1,4 +1,9 @@
-"""The installed packages: one module per app."""
+"""The installed packages: one package per app (docs/apps.md says how an app is built).
+
+`base.py` is the app pattern every app follows (App, Activity, Context, Swipe),
+`generic.py` the apps whose screens are not simulated yet, and `bmoca.formats.apps` the
+table of every package's name, label and launcher activity.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,20 @@ from bmoca.sim.apps.base import App
 
 def installed_apps() -> dict[str, App]:
     """Every package the phone has, keyed by package name (a fresh instance per device)."""
-    from bmoca.sim.apps import calculator, clock, generic, keyboard, launcher, settings, systemui
+    from bmoca.sim.apps import generic
+    from bmoca.sim.apps.calculator.app import CalculatorApp
+    from bmoca.sim.apps.clock.app import ClockApp
+    from bmoca.sim.apps.contacts.app import ContactsApp
+    from bmoca.sim.apps.dialer.app import DialerApp
+    from bmoca.sim.apps.dialer.incall import TelecomApp
+    from bmoca.sim.apps.keyboard.app import Gboard
+    from bmoca.sim.apps.launcher.app import Launcher
+    from bmoca.sim.apps.messages.app import MessagesApp
+    from bmoca.sim.apps.settings.app import SettingsApp
+    from bmoca.sim.apps.systemui.app import SystemUI
 
-    apps: list[App] = [launcher.Launcher(), systemui.SystemUI(), keyboard.Gboard(),
-                       settings.SettingsApp(), calculator.CalculatorApp(),
-                       clock.ClockApp()]
-    from bmoca.sim.apps import contacts, messages
-    apps += [contacts.ContactsApp(), messages.MessagesApp()]
-    from bmoca.sim.apps import dialer, incall
-    apps += [dialer.DialerApp(), incall.TelecomApp()]
+    apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
+                       ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}

@@ -11,10 +11,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from bmoca.sim.frame import Frame, Window
 from bmoca.sim.render import app_icons, icons
 from bmoca.sim.render.text import get_text_renderer
 from bmoca.sim.system.server import SystemServer
+from bmoca.sim.system.windows import Frame, Window
 from bmoca.sim.ui.theme import Theme, theme
 from bmoca.sim.ui.view import Box, View
 

@@ -8,8 +8,9 @@ shell call. Every change a detector can observe writes the same log line Android
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bmoca.sim.i18n import normalize_locale
 from bmoca.sim.system.activity import ActivityManagerState, ActivityRecord, Task
@@ -20,9 +21,6 @@ from bmoca.sim.system.logcat import LogBuffers
 from bmoca.sim.system.props import DEFAULT_PROPS, product_props
 from bmoca.sim.system.settings import SettingsProvider, uri
 from bmoca.sim.system.vfs import VirtualFS
-
-if TYPE_CHECKING:
-    from bmoca.sim.apps.base import App
 
 SYSTEM_PID = 517
 ZYGOTE_PID = 301
@@ -68,13 +66,44 @@ class SystemState:
     boot_count: int = 0
 
 
-class SystemServer:
-    """Services over one `SystemState`; apps are the installed packages."""
+class InstalledApp(Protocol):
+    """What the system needs of an installed package (`bmoca.sim.apps.base.App` is one).
 
-    def __init__(self, state: SystemState, apps: dict[str, App]):
+    The context it passes to the callbacks comes from the server's context factory."""
+
+    package: str
+    uid: int
+    activities: Mapping[str, Callable[[Intent], Any]]
+    intent_actions: Mapping[str, str]
+    system_process: bool
+
+    def initial_data(self) -> Any: ...
+
+    def on_boot(self, ctx: Any) -> None: ...
+
+    def on_broadcast(self, ctx: Any, action: str) -> None: ...
+
+
+ContextFactory = Callable[["SystemServer", str, "ActivityRecord | None"], Any]
+"""Makes the handle an app's callbacks get (`bmoca.sim.apps.base.Context`)."""
+
+
+class SystemServer:
+    """Services over one `SystemState`; apps are the installed packages.
+
+    Apps sit above the system server and their `Context` wraps it, so the server does not
+    import them: the device gives it the apps and the factory of their contexts."""
+
+    def __init__(self, state: SystemState, apps: Mapping[str, InstalledApp],
+                 context: ContextFactory):
         self.state = state
         self.apps = apps
+        self.new_context = context
         self.am = ActivityManager(self)
+
+    def context(self, package: str, record: ActivityRecord | None = None) -> Any:
+        """The context an app's callback runs in (the activity's, when `record` is given)."""
+        return self.new_context(self, package, record)
 
     # -- identity -------------------------------------------------------------------
     @property
@@ -122,8 +151,6 @@ class SystemServer:
     # -- boot -----------------------------------------------------------------------
     def boot(self, first: bool) -> None:
         """Start (or restart) the framework: read the locale, start home, let apps load."""
-        from bmoca.sim.apps.base import Context
-
         state = self.state
         if first:
             props = dict(DEFAULT_PROPS)
@@ -141,7 +168,7 @@ class SystemServer:
             if package not in state.app_data or first:
                 state.app_data[package] = app.initial_data()
         for app in self.apps.values():
-            app.on_boot(Context(self, app.package))
+            app.on_boot(self.context(app.package))
         self.am.start_home()
 
     # -- settings -------------------------------------------------------------------
@@ -205,10 +232,8 @@ class SystemServer:
         self.put_setting("secure", "ui_night_mode", "2" if dark else "1")
 
     def broadcast(self, action: str) -> None:
-        from bmoca.sim.apps.base import Context
-
         for app in self.apps.values():
-            app.on_broadcast(Context(self, app.package), action)
+            app.on_broadcast(self.context(app.package), action)
 
 
 def format_uid(uid: int) -> str:
@@ -322,31 +347,25 @@ class ActivityManager:
         return ActivityRecord(package=package, cls=cls, intent=intent, activity=activity_cls(intent))
 
     def _create(self, record: ActivityRecord) -> None:
-        from bmoca.sim.apps.base import Context
-
-        record.activity.on_create(Context(self.system, record.package, record))
+        record.activity.on_create(self.system.context(record.package, record))
         self.system.log_system("I", "ActivityTaskManager",
                                f"Displayed {record.component}: +{180 + len(record.cls) * 7}ms")
 
     def _bring_to_front(self, task: Task, resume: bool = True) -> None:
-        from bmoca.sim.apps.base import Context
-
         if task is not self.state.home and task in self.state.recents:
             self.state.recents.remove(task)
             self.state.recents.append(task)
         self.state.foreground = task
         if resume and task.top is not None:
-            task.top.activity.on_resume(Context(self.system, task.top.package, task.top))
+            task.top.activity.on_resume(self.system.context(task.top.package, task.top))
 
     # -- leaving --------------------------------------------------------------------
     def go_home(self) -> None:
-        from bmoca.sim.apps.base import Context
-
         home = self.state.home
         if home is None or home.top is None:
             return
         self.state.foreground = home
-        home.top.activity.on_home(Context(self.system, HOME_PACKAGE, home.top))
+        home.top.activity.on_home(self.system.context(HOME_PACKAGE, home.top))
 
     def finish(self, record: ActivityRecord) -> None:
         for task in [self.state.home, *self.state.recents]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from bmoca.formats.phone_numbers import number_direction
 from bmoca.sim.apps.base import Activity, App, Context
-from bmoca.sim.apps.contacts_ui import icon_button, ime_inset, letter_tile
+from bmoca.sim.apps.contacts.ui import icon_button, ime_inset, letter_tile
 from bmoca.sim.system import contacts as store
 from bmoca.sim.system import telephony
 from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent

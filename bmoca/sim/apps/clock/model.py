@@ -16,9 +16,9 @@ import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bmoca.formats import alarms_db
-from bmoca.formats.alarms_db import Alarm, Instance
 from bmoca.formats.weekdays import DAY_KEYS
+from bmoca.sim.apps.clock import alarms_db
+from bmoca.sim.apps.clock.alarms_db import Alarm, Instance
 
 if TYPE_CHECKING:
     from bmoca.sim.apps.base import Context

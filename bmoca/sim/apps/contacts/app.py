@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bmoca.formats.phone_numbers import format_as_you_type, is_phone_number, number_direction
-from bmoca.sim.apps import messages
 from bmoca.sim.apps.base import Activity, App, Context
-from bmoca.sim.apps.contacts_ui import icon_button, ime_inset, initial, letter_tile, tile_color
+from bmoca.sim.apps.contacts.ui import icon_button, ime_inset, initial, letter_tile, tile_color
+from bmoca.sim.apps.messages import app as messages
 from bmoca.sim.system import contacts as store
 from bmoca.sim.system.intent import FLAG_ACTIVITY_FORWARD_RESULT, FLAG_ACTIVITY_NEW_TASK, Intent
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text

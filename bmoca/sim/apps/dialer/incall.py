@@ -14,9 +14,8 @@ CALL intent from the shell for an emergency number only opens the dialpad with i
 from __future__ import annotations
 
 from bmoca.formats.phone_numbers import digits_of, is_emergency, tel_uri_number
-from bmoca.sim.apps import dialer_calls as calls
-from bmoca.sim.apps import dialer_lists as lists
 from bmoca.sim.apps.base import Activity, App, Context
+from bmoca.sim.apps.dialer import calls, lists
 from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, row, spacer, text
 

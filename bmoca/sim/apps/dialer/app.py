@@ -9,17 +9,16 @@ The dialpad (DialpadFragment) formats the number as it is typed
 (`bmoca.formats.phone_numbers`), and its green button places the call with the text as
 shown; with nothing typed it fills in the last number dialled (from the call log), as
 the real one does. The keypad keeps its left-to-right layout in right-to-left languages.
-Tabs and search results are in `dialer_lists.py`; calls and the in-call screen in
-`dialer_calls.py` and `incall.py`.
+Tabs and search results are in `lists.py`; calls and the in-call screen in
+`calls.py` and `incall.py`.
 """
 
 from __future__ import annotations
 
 from bmoca.formats.phone_numbers import format_as_you_type, tel_uri_number
-from bmoca.sim.apps import dialer_calls as calls
-from bmoca.sim.apps import dialer_lists as lists
 from bmoca.sim.apps.base import Activity, App, Context
-from bmoca.sim.apps.incall import InCallActivity
+from bmoca.sim.apps.dialer import calls, lists
+from bmoca.sim.apps.dialer.incall import InCallActivity
 from bmoca.sim.system import calllog
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, spacer, text
 

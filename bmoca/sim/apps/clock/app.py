@@ -5,8 +5,8 @@ A tab strip at the top (Alarm, Clock, Timer, Stopwatch: items with a content-des
 the stopwatch's and timer's side buttons. Clock 6.x has one dark look whatever the system
 theme (the light theme came with Clock 7); the dialogs are the framework's.
 
-- Alarm: the cards of `alarm_recycler_view` (see `clock_model` for what changes do, and
-  `clock_picker` for the time picker). The day buttons are always shown on an expanded
+- Alarm: the cards of `alarm_recycler_view` (see `model.py` for what changes do, and
+  `picker.py` for the time picker). The day buttons are always shown on an expanded
   card, as in Clock 6.x: tapping one turns repeating on; `repeat_onoff` selects every day
   when checked and clears them when unchecked (AOSP's rule).
 - Clock: the time and date; Timer: the digit keypad and a running timer; Stopwatch: time
@@ -20,9 +20,9 @@ logs the same with `[Swipe]`; re-tapping the shown tab logs nothing.
 from __future__ import annotations
 
 from bmoca.formats.weekdays import week
-from bmoca.sim.apps import clock_model as model
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
-from bmoca.sim.apps.clock_picker import AMPM_FIRST, Picker, PickerState
+from bmoca.sim.apps.clock import model
+from bmoca.sim.apps.clock.picker import AMPM_FIRST, Picker, PickerState
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
 

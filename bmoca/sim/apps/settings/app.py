@@ -1,6 +1,6 @@
 """Settings (`com.android.settings`): homepage, SubSettings pages, search, language picker.
 
-Pages are data (`settings_pages.py`); this module draws them in Android 10's preference
+Pages are data (`pages.py`); this module draws them in Android 10's preference
 layout (real ids) and wires each switch and slider to the system service and log line
 that a real change produces.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from bmoca.formats import apps as app_table
 from bmoca.sim.apps.base import Activity, App, Context
-from bmoca.sim.apps.settings_pages import PAGES, TOP_LEVEL, Page, Pref, SettingsData, all_searchable
-from bmoca.sim.apps.systemui import seekbar
+from bmoca.sim.apps.settings.pages import PAGES, TOP_LEVEL, Page, Pref, SettingsData, all_searchable
+from bmoca.sim.apps.systemui.app import seekbar
 from bmoca.sim.i18n import LOCALES, strings
 from bmoca.sim.render.widgets import draw_switch
 from bmoca.sim.system.audio import STREAMS

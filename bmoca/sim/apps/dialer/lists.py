@@ -13,10 +13,10 @@ import zlib
 from collections.abc import Callable
 
 from bmoca.formats.phone_numbers import digits_of
-from bmoca.sim.apps import contacts as contacts_app
-from bmoca.sim.apps import dialer_calls as calls
-from bmoca.sim.apps import messages
 from bmoca.sim.apps.base import Context
+from bmoca.sim.apps.contacts import app as contacts_app
+from bmoca.sim.apps.dialer import calls
+from bmoca.sim.apps.messages import app as messages
 from bmoca.sim.system import calllog, contacts
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
 
