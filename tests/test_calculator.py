@@ -8,7 +8,7 @@ from conftest import bounds, launch, nodes
 
 import bmoca.configs
 import bmoca.device
-from bmoca.sim.apps.calculator.app import CalcError, evaluate, format_result
+from bmoca.sim.apps.calculator.formula import CalcError, evaluate, format_result
 from bmoca.tasks import load_file
 
 P = "com.google.android.calculator:id/"

@@ -1,4 +1,5 @@
 """Calculator (`com.google.android.calculator`).
 
-- `app.py`: the formula, its evaluator, the display and keypads, the app.
+- `formula.py`: the formula as the display holds it, and its evaluation;
+- `app.py`: the display and keypads, and the app.
 """
