@@ -9,23 +9,17 @@ result or a Recents row's call button places a call.
 from __future__ import annotations
 
 import datetime as dt
-import zlib
 from collections.abc import Callable
 
 from bmoca.formats.phone_numbers import digits_of
 from bmoca.sim.apps.base import Context
 from bmoca.sim.apps.contacts import app as contacts_app
+from bmoca.sim.apps.contacts.ui import initial, tile_color
 from bmoca.sim.apps.dialer import calls
 from bmoca.sim.apps.messages import app as messages
 from bmoca.sim.system import calllog, contacts
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
 
-TILE_COLORS: tuple[Color, ...] = (
-    (219, 68, 55), (233, 30, 99), (156, 39, 176), (103, 58, 183), (63, 81, 181),
-    (66, 133, 244), (3, 155, 229), (0, 172, 193), (0, 137, 123), (15, 157, 88),
-    (104, 159, 56), (239, 108, 0), (255, 87, 34), (117, 117, 117),
-)
-"""LetterTileDrawable's palette; a stable hash of the contact picks the colour."""
 TYPE_KEYS = {1: "dialer.type.home", 2: "dialer.type.mobile", 3: "dialer.type.work"}
 
 
@@ -45,11 +39,10 @@ def icon_button(glyph: str, desc: str, color: Color, on_click: Callable[[], None
 
 
 def letter_tile(name: str, identity: str, size: float, view_id: str = "") -> View:
-    """A round avatar with the name's initial (a person glyph for a bare number)."""
-    letter = next((c.upper() for c in name.strip()[:1] if c.isalpha()), "")
-    color = TILE_COLORS[zlib.crc32(identity.encode("utf-8")) % len(TILE_COLORS)]
+    """The Dialer's QuickContactBadge: ContactsCommon's letter tile (`contacts/ui.py`)."""
+    letter = initial(name)
     return View(cls="android.widget.QuickContactBadge", id=view_id, width=size, height=size,
-                corner=size / 2, bg=color, icon=None if letter else "person",
+                corner=size / 2, bg=tile_color(identity), icon=None if letter else "person",
                 icon_color=(255, 255, 255), icon_size=size * 0.6, icon_filled=True,
                 orientation="z", gravity="center_vertical",
                 children=[View(cls="", text=letter, text_size=size * 0.45,
