@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bmoca.formats.locales import native_digits
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.contacts.ui import icon_button
 from bmoca.sim.apps.files import roots
@@ -192,7 +193,7 @@ class FilesActivity(Activity):
             "image": "image", "video": "movie", "audio": "audio_file"}.get(
                 document.mime.split("/")[0], "draft")
         details = ctx.t("files.open_folder") if document.is_folder else \
-            roots.human_size(document.size)
+            native_digits(ctx.locale, roots.human_size(document.size))
         return row(
             icon(glyph, 24, icon_color=c.secondary, cls="android.widget.ImageView",
                  id=fid("icon_mime"), gravity="center_vertical", margin=(16, 0, 0, 0)),
@@ -236,7 +237,8 @@ class FilesActivity(Activity):
 
     def _root_item(self, ctx: Context, c: Colors, root: Root) -> View:
         chosen = root.key == self.root_key
-        summary = ctx.t("files.free", size=FREE_SPACE) if root is roots.DEVICE else ""
+        summary = (ctx.t("files.free", size=native_digits(ctx.locale, FREE_SPACE))
+                   if root is roots.DEVICE else "")
         return row(
             icon(root.icon, 24, icon_color=c.accent if chosen else c.secondary,
                  cls="android.widget.ImageView", id="android:id/icon",
