@@ -24,11 +24,12 @@ def installed_apps() -> dict[str, App]:
     from bmoca.sim.apps.launcher.app import Launcher
     from bmoca.sim.apps.messages.app import MessagesApp
     from bmoca.sim.apps.settings.app import SettingsApp
+    from bmoca.sim.apps.snapseed.app import SnapseedApp
     from bmoca.sim.apps.systemui.app import SystemUI
 
     apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
                        ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
-                       FilesApp(), ChromeApp()]
+                       FilesApp(), ChromeApp(), SnapseedApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}

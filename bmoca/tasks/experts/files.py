@@ -30,7 +30,8 @@ def files_root(root: str):
     def stage(screen: Screen, expert: Expert) -> Action | None:
         roots_list = screen.first(f"{PACKAGE}:id/roots_list")
         if roots_list is not None:
-            titles = [n for n in screen.all("android:id/title") if _inside(n, roots_list)]
+            after = screen.nodes[screen.nodes.index(roots_list) + 1:]  # the drawer's own rows
+            titles = [n for n in after if n.id == "android:id/title" and _inside(n, roots_list)]
             if len(titles) <= index:
                 raise ExpertStuck(f"stage {expert.stage}: the drawer shows {len(titles)} roots")
             return expert.advance_after(click(titles[index]))
