@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import bounds, logcat, nodes, tap_on
+from conftest import bounds, logcat, nodes, run_attempts, tap_on
 from lxml import etree
 
 import bmoca.configs
@@ -238,22 +238,9 @@ def right_paths(task_id: str):
 
 @pytest.mark.parametrize("task_id", ALL_SNAPSEED)
 def test_each_task_is_not_done_at_reset_and_near_misses_fail_it(task_id):
-    task = tasks.get(task_id)
-    for attempt in near_misses(task_id):
-        device = bmoca.device.connect("sim", config=bmoca.configs.get("test_env_100"))
-        start = task.initialize(device)
-        assert task.is_successful(device, start).ok is False
-        attempt(device)
-        verdict = task.is_successful(device, start)
-        assert verdict.ok is False, verdict.trace
+    run_attempts(task_id, near_misses(task_id), expect=False)
 
 
 @pytest.mark.parametrize("task_id", ALL_SNAPSEED)
 def test_other_right_paths_pass_each_task(task_id):
-    task = tasks.get(task_id)
-    for path in right_paths(task_id):
-        device = bmoca.device.connect("sim", config=bmoca.configs.get("test_env_100"))
-        start = task.initialize(device)
-        path(device)
-        verdict = task.is_successful(device, start)
-        assert verdict.ok is True, verdict.trace
+    run_attempts(task_id, right_paths(task_id), expect=True)
