@@ -59,3 +59,19 @@ def logcat(device, *filters: str) -> str:
 @pytest.fixture
 def device():
     return connect("sim")
+
+
+def run_attempts(task_id: str, attempts, expect: bool, config: str = "test_env_100") -> None:
+    """Play each attempt (a function of a fresh device, after the task's reset) and check the
+    task's verdict: near misses must fail (`expect=False`), other right paths must pass.
+    The task must not be done at reset either way."""
+    from bmoca import tasks
+
+    task = tasks.get(task_id)
+    for attempt in attempts:
+        device = connect("sim", config=configs.get(config))
+        start = task.initialize(device)
+        assert task.is_successful(device, start).ok is False, "done at reset"
+        attempt(device)
+        verdict = task.is_successful(device, start)
+        assert verdict.ok is expect, (getattr(attempt, "__name__", attempt), verdict.trace)

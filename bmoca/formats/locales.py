@@ -34,3 +34,15 @@ RTL_LANGUAGES = ("ar", "ur", "fa", "he", "iw")
 def is_rtl(locale: str) -> bool:
     """Whether Android lays the locale out right to left."""
     return canonical(locale).split("-")[0] in RTL_LANGUAGES
+
+
+ARABIC_INDIC_DIGITS = ("ar-EG",)
+"""Locales whose default numbering system (CLDR, as Android 10's ICU formats `%d`) is
+Arabic-Indic; the other 14 write Latin digits."""
+
+
+def native_digits(locale: str, text: str) -> str:
+    """`text` with its ASCII digits as the locale's formatter writes them (`%d`, sizes)."""
+    if canonical(locale) not in ARABIC_INDIC_DIGITS:
+        return text
+    return text.translate(str.maketrans("0123456789.", "٠١٢٣٤٥٦٧٨٩٫"))

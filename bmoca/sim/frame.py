@@ -43,11 +43,13 @@ def compose(system: SystemServer, width: int, height: int, measure,
     focused = _apply_focus(root, record)
     dialog = activity.dialog(ctx)
     if dialog is not None:
-        dialog.gravity = "center"
+        if not activity.popup_dialog:
+            dialog.gravity = "center"
         holder = frame(dialog, width=MATCH, height=MATCH)
         scroll = ScrollState()
         layout.run(holder, app_box, scroll)
-        windows.append(Window("dialog", record.package, dialog, dialog.bounds, record, scroll))
+        windows.append(Window("dialog", record.package, dialog, dialog.bounds, record, scroll,
+                              dim=not activity.popup_dialog))
         focused = _apply_focus(dialog, record) or focused
 
     if focused is not None:

@@ -14,18 +14,22 @@ def installed_apps() -> dict[str, App]:
     """Every package the phone has, keyed by package name (a fresh instance per device)."""
     from bmoca.sim.apps import generic
     from bmoca.sim.apps.calculator.app import CalculatorApp
+    from bmoca.sim.apps.chrome.app import ChromeApp
     from bmoca.sim.apps.clock.app import ClockApp
     from bmoca.sim.apps.contacts.app import ContactsApp
     from bmoca.sim.apps.dialer.app import DialerApp
     from bmoca.sim.apps.dialer.incall import TelecomApp
+    from bmoca.sim.apps.files.app import FilesApp
     from bmoca.sim.apps.keyboard.app import Gboard
     from bmoca.sim.apps.launcher.app import Launcher
     from bmoca.sim.apps.messages.app import MessagesApp
     from bmoca.sim.apps.settings.app import SettingsApp
+    from bmoca.sim.apps.snapseed.app import SnapseedApp
     from bmoca.sim.apps.systemui.app import SystemUI
 
     apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
-                       ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp()]
+                       ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
+                       FilesApp(), ChromeApp(), SnapseedApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}

@@ -53,6 +53,10 @@ class Activity:
     """The theme's statusBarColor and navigationBarColor; None follows the system theme.
     Apps with a dark UI of their own (Clock, the in-call screen) keep dark bars in light mode."""
 
+    popup_dialog: ClassVar[bool] = False
+    """The dialog is a popup (an app menu): anchored where its own gravity puts it, with no
+    dim behind it; otherwise it is centred over a dim, as AlertDialogs are."""
+
     def __init__(self, intent: Intent):
         self.intent = intent
 

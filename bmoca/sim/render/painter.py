@@ -140,7 +140,7 @@ class Painter:
         canvas = Canvas(image, layout.scale, layout.font_scale, th, system.locale, layout.rtl)
         self._system = system
         for window in frame.windows:
-            if window.kind == "dialog":
+            if window.kind == "dialog" and window.dim:
                 canvas.rect((0, 0, width, height), th.scrim, (0, 0, width, height))
             if window.kind == "status_bar":
                 app = frame.window("app")
@@ -151,7 +151,8 @@ class Painter:
                     canvas.rect(window.box, th.background, window.box)
                 elif app is not None:
                     canvas.rect(window.box, (0, 0, 0, 40), window.box)
-                if frame.window("dialog") is not None:  # the app's bar colour is under the dim
+                dialog = frame.window("dialog")
+                if dialog is not None and dialog.dim:  # the app's bar colour is under the dim
                     canvas.rect(window.box, th.scrim, window.box)
             self._window(canvas, window)
         return image

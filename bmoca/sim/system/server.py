@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bmoca.assets.photos import SAMPLE_PHOTO_PATH, sample_photo
 from bmoca.sim.i18n import normalize_locale
 from bmoca.sim.system.activity import ActivityManagerState, ActivityRecord, Task
 from bmoca.sim.system.audio import STREAMS, AudioState
@@ -157,6 +158,8 @@ class SystemServer:
             props.update(product_props(state.hardware.model, state.hardware.model))
             props["ro.sf.lcd_density"] = str(state.hardware.density)
             state.props = props
+            # B-MoCA's image build pushes one photo for the Snapseed tasks (reference §5.1)
+            state.vfs.write(SAMPLE_PHOTO_PATH, sample_photo())
         try:
             state.locale = normalize_locale(state.props.get("persist.sys.locale", "en-US"))
         except ValueError:

@@ -23,6 +23,8 @@ class Window:
     box: Box
     record: ActivityRecord | None = None
     scroll: ScrollState | None = None
+    dim: bool = False
+    """Darken what is below (an AlertDialog's dim; a popup has none)."""
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bmoca.tasks.experts import base, clock
+from bmoca.tasks.experts import base, clock, files, snapseed
 from bmoca.tasks.experts.base import Expert, ExpertStuck, Screen
 
 STAGES = {
@@ -24,6 +24,8 @@ STAGES = {
     "slide": base.slide, "tap_if_shown": base.tap_if_shown, "wait_for": base.wait_for,
     "tap_unless_shown": base.tap_unless_shown,
     **clock.STAGES,
+    **files.STAGES,
+    **snapseed.STAGES,
 }
 
 __all__ = ["Expert", "ExpertStuck", "Screen", "build", "check_plan"]

@@ -12,7 +12,8 @@ NUMBER_ROWS = ("123-", "456 ", "789\b", ",0.\n")
 """Gboard's number pad (inputType number): space, backspace and the action key in the last
 column. The phone pad (inputType phone) puts * 0 + in its last row."""
 PHONE_LAST_ROW = "*0+\n"
-ACTION_ICONS = {"done": "check", "search": "search", "next": "keyboard_tab", "send": "send"}
+ACTION_ICONS = {"done": "check", "search": "search", "next": "keyboard_tab", "send": "send",
+                "go": "arrow_forward"}
 
 
 class Gboard(App):

@@ -1,0 +1,239 @@
+"""Chrome (`com.android.chrome`): the launcher alias, the tabbed browser and History.
+
+The launcher starts `com.google.android.apps.chrome.Main` (an alias of Chrome's launcher
+activity), which hands over to `org.chromium.chrome.browser.ChromeTabbedActivity`: two
+START lines, the first naming `com.google.android.apps.chrome`. B-MoCA's set-up has run
+Chrome once (terms accepted, sign-in skipped), so it opens on one new-tab page.
+
+The tabbed activity has the toolbar (`home_button`, `location_bar` → `url_bar`,
+`tab_switcher_button` whose content-desc counts the open tabs, `menu_button`), the page
+(the new-tab page with its search box and tiles, a page of the offline web, Google's
+results, or the error page), the app menu (a popup: New tab … Help & feedback, with
+History starting `HistoryActivity`), and the tab switcher (`new_tab_view_button`).
+The model and the offline web are in `web.py`; History's screen is in `history.py`.
+"""
+
+from __future__ import annotations
+
+from bmoca.formats.locales import native_digits
+from bmoca.sim.apps.base import Activity, App, Context
+from bmoca.sim.apps.chrome import pages
+from bmoca.sim.apps.chrome.history import HISTORY, HistoryActivity
+from bmoca.sim.apps.chrome.pages import PACKAGE, chid, colors, navigate
+from bmoca.sim.apps.chrome.web import NTP, ChromeData, resolve
+from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.system.intent import Intent
+from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, row, scroller, text
+
+MAIN = "com.google.android.apps.chrome.Main"
+TABBED = "org.chromium.chrome.browser.ChromeTabbedActivity"
+MENU_ITEMS = ("new_tab", "new_incognito_tab", "bookmarks", "recent_tabs", "history",
+              "downloads", "share", "find_in_page", "add_to_home", "desktop_site", "settings",
+              "help")
+"""The app menu's rows, top to bottom; Share, Find in page and Add to Home screen only
+show on a web page."""
+PAGE_ONLY = {"share", "find_in_page", "add_to_home"}
+
+
+class ChromeLauncher(Activity):
+    """The alias the launcher starts: hands its intent to the tabbed activity, never drawn."""
+
+    def on_create(self, ctx: Context) -> None:
+        intent = self.intent  # the launcher's category stays with the alias's record
+        ctx.start_activity(Intent(action=intent.action, flags=intent.flags,
+                                  component=(PACKAGE, TABBED),
+                                  extras={"com.android.chrome.invoked_from_launcher": True}))
+        ctx.finish()
+
+    def build(self, ctx: Context) -> View:
+        return frame(width=MATCH, height=MATCH, bg=colors(ctx, False).background)
+
+
+class ChromeTabbedActivity(Activity):
+    popup_dialog = True  # the app menu is a popup at the top end, over an undimmed page
+
+    def __init__(self, intent: Intent):
+        super().__init__(intent)
+        self.menu = False
+        self.switcher = False
+        self.typed: str | None = None
+        """What the focused omnibox holds; None while it is not being edited."""
+
+    # -- the toolbar ------------------------------------------------------------------
+    def _edit_url(self, ctx: Context) -> None:
+        self.typed = ""
+        if ctx.record is not None:
+            ctx.record.focus = chid("url_bar")
+
+    def _go(self, ctx: Context) -> None:
+        if self.typed is not None and self.typed.strip():
+            navigate(ctx, resolve(self.typed))
+        self.typed = None
+        if ctx.record is not None:
+            ctx.record.focus = None
+
+    def _toolbar(self, ctx: Context, c: pages.Colors) -> View:
+        data: ChromeData = ctx.data
+        t = ctx.t
+        tab = data.tab()
+        editing = ctx.record is not None and ctx.record.focus == chid("url_bar")
+        if not editing:
+            self.typed = None
+        count = len(data.open_tabs())
+        switcher_desc = t("chrome.tabs_one") if count == 1 else t(
+            "chrome.tabs_many", count=native_digits(ctx.locale, str(count)))
+
+        def on_text(value: str) -> None:
+            self.typed = value
+
+        url_text = self.typed if editing else pages.display_url(tab.url)
+        return row(
+            icon_button(ctx, "home", t("chrome.home"),
+                        lambda: navigate(ctx, NTP), c.icon, chid("home_button")),
+            row(View(cls="android.widget.EditText", id=chid("url_bar"), text=url_text or "",
+                     hint=t("chrome.search_or_type"), text_size=16, text_color=c.text,
+                     width=0, weight=1, height=40, clickable=True, focusable=True,
+                     on_text=on_text, on_click=lambda: self._edit_url(ctx),
+                     on_submit=lambda: self._go(ctx), ime_action="go", input_type="uri",
+                     gravity="center_vertical", padding=(16, 0, 8, 0), text_direction="ltr"),
+                cls="android.widget.FrameLayout", id=chid("location_bar"), width=0, weight=1,
+                height=40, corner=20, bg=c.field, gravity="center_vertical"),
+            frame(text(native_digits(ctx.locale, str(count)) if count < 100 else ":D", text_size=12, font_weight=700,
+                       text_color=c.icon, align="center", width=20, height=20,
+                       border=c.icon, corner=4, gravity="center", cls=""),
+                  cls="android.widget.ImageButton", id=chid("tab_switcher_button"),
+                  desc=switcher_desc, width=48, height=48, clickable=True, focusable=True,
+                  gravity="center_vertical", on_click=self._open_switcher),
+            icon_button(ctx, "more_vert", t("chrome.more_options"), self._open_menu, c.icon,
+                        chid("menu_button")),
+            cls="android.widget.FrameLayout", id=chid("toolbar"), width=MATCH, height=56,
+            bg=c.toolbar, gravity="center_vertical", padding=(4, 0, 4, 0))
+
+    def _open_switcher(self) -> None:
+        self.switcher = True
+        self.menu = False
+
+    def _open_menu(self) -> None:
+        self.menu = True
+
+    # -- screens ----------------------------------------------------------------------
+    def build(self, ctx: Context) -> View:
+        data: ChromeData = ctx.data
+        c = colors(ctx, data.in_incognito)
+        if self.switcher:
+            return self._switcher(ctx, c)
+        body = pages.content(ctx, c, data.tab(), lambda url: navigate(ctx, url),
+                             lambda: self._edit_url(ctx))
+        return column(self._toolbar(ctx, c),
+                      frame(body, cls="android.widget.FrameLayout",
+                            id=chid("compositor_view_holder"), width=MATCH, height=0, weight=1,
+                            bg=c.page),
+                      width=MATCH, height=MATCH, bg=c.page)
+
+    def dialog(self, ctx: Context) -> View | None:
+        if not self.menu or self.switcher:
+            return None
+        data: ChromeData = ctx.data
+        c = colors(ctx, data.in_incognito)
+        on_page = data.tab().url != NTP
+        rows = [self._menu_row(ctx, c, key) for key in MENU_ITEMS
+                if on_page or key not in PAGE_ONLY]
+        icons = row(*(icon_button(ctx, glyph, ctx.t(f"chrome.{key}"), None, c.icon,
+                                  chid(view_id))
+                      for glyph, key, view_id in (
+                          ("arrow_forward", "forward", "forward_menu_id"),
+                          ("star", "bookmark", "bookmark_this_page_id"),
+                          ("download", "download", "offline_page_id"),
+                          ("info", "page_info", "info_menu_id"),
+                          ("refresh", "refresh", "reload_menu_id"))),
+                    width=MATCH, height=48, gravity="center_vertical", spacing=4)
+        return column(icons, scroller(*rows, key="chrome:menu", cls="android.widget.ListView",
+                                      id=chid("app_menu_list"), width=MATCH,
+                                      height=WRAP),
+                      cls="android.widget.FrameLayout", width=260, bg=c.menu, elevation=8,
+                      corner=4, gravity="end|top", margin=(0, 4, 4, 0), padding=(0, 4, 0, 8))
+
+    def _menu_row(self, ctx: Context, c: pages.Colors, key: str) -> View:
+        def choose() -> None:
+            self.menu = False
+            data: ChromeData = ctx.data
+            if key in ("new_tab", "new_incognito_tab"):
+                data.new_tab(incognito=key == "new_incognito_tab")
+            elif key == "history":
+                ctx.start_activity(Intent(component=(PACKAGE, HISTORY)))
+
+        return frame(text(ctx.t(f"chrome.{key}"), id=chid("menu_item_text"), text_size=16,
+                          text_color=c.text, gravity="start|center_vertical",
+                          margin=(16, 0, 16, 0)),
+                     cls="android.widget.LinearLayout", width=MATCH, height=48,
+                     clickable=True, focusable=True, on_click=choose)
+
+    def on_back(self, ctx: Context) -> bool:
+        if self.menu:
+            self.menu = False
+            return True
+        if self.switcher:
+            self.switcher = False
+            return True
+        data: ChromeData = ctx.data
+        tab = data.tab()
+        if tab.back:
+            tab.url = tab.back.pop()
+            tab.title = pages.title_of(ctx, tab.url)
+            return True
+        return False
+
+    def _switcher(self, ctx: Context, c: pages.Colors) -> View:
+        data: ChromeData = ctx.data
+        t = ctx.t
+        cards = []
+        for index, tab in enumerate(data.open_tabs()):
+            title = tab.title or t("chrome.new_tab")
+
+            def pick(i=index) -> None:
+                data.select(i)
+                self.switcher = False
+
+            def close(i=index) -> None:
+                data.close_tab(i)
+
+            cards.append(column(
+                row(text(title, id=chid("tab_title"), text_size=14, font_weight=500,
+                         text_color=c.text, width=0, weight=1, gravity="center_vertical",
+                         margin=(12, 0, 0, 0)),
+                    icon_button(ctx, "close", t("chrome.close_tab", title=title), close,
+                                c.icon, chid("close_btn")),
+                    width=MATCH, height=48, gravity="center_vertical"),
+                frame(text(pages.display_url(tab.url), text_size=12, text_color=c.secondary,
+                           gravity="center", cls=""),
+                      width=MATCH, height=140, bg=c.page, cls=""),
+                cls="android.widget.FrameLayout", id=chid("content_view"), width=MATCH,
+                corner=8, bg=c.field, margin=(16, 8, 16, 8), clickable=True, focusable=True,
+                on_click=pick))
+        bar = row(
+            icon_button(ctx, "add", t("chrome.new_tab"), lambda: self._new_tab(data), c.icon,
+                        chid("new_tab_view_button")),
+            text(t("chrome.incognito_tabs") if data.in_incognito else "", width=0, weight=1,
+                 text_size=16, text_color=c.icon, gravity="center_vertical"),
+            icon_button(ctx, "more_vert", t("chrome.more_options"), None, c.icon,
+                        chid("menu_button")),
+            cls="android.widget.FrameLayout", id=chid("tab_switcher_toolbar"), width=MATCH,
+            height=56, bg=c.toolbar, gravity="center_vertical", padding=(4, 0, 4, 0))
+        return column(bar, scroller(*cards, key="chrome:tabs",
+                                    cls="androidx.recyclerview.widget.RecyclerView",
+                                    id=chid("tab_list_view"), width=MATCH, height=0, weight=1),
+                      width=MATCH, height=MATCH, bg=c.switcher)
+
+    def _new_tab(self, data: ChromeData) -> None:
+        data.new_tab(incognito=data.in_incognito)
+        self.switcher = False
+
+
+class ChromeApp(App):
+    package = PACKAGE
+    label_key = f"app.{PACKAGE}"
+    uid = 10111
+    activities = {MAIN: ChromeLauncher, TABBED: ChromeTabbedActivity, HISTORY: HistoryActivity}
+
+    def initial_data(self) -> ChromeData:
+        return ChromeData()

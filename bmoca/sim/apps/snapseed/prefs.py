@@ -1,0 +1,54 @@
+"""Snapseed's `shared_prefs/Preferences.xml`, in Android's SharedPreferences format
+(`XmlUtils.writeMapXml` through `FastXmlSerializer`): one element per entry, typed by its
+tag (`boolean`/`int`/`long`/`float` carry a `value` attribute, `string` its text)."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from lxml import etree
+
+PATH = "/data/data/com.niksoftware.snapseed/shared_prefs/Preferences.xml"
+HEADER = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n"
+Value = bool | int | float | str
+
+
+def dump(entries: dict[str, Value]) -> bytes:
+    lines = [HEADER + "<map>"]
+    for name, value in entries.items():
+        if isinstance(value, bool):
+            lines.append(f'    <boolean name={quoteattr(name)} value="{str(value).lower()}" />')
+        elif isinstance(value, int):
+            lines.append(f'    <int name={quoteattr(name)} value="{value}" />')
+        elif isinstance(value, float):
+            lines.append(f'    <float name={quoteattr(name)} value="{value!r}" />')
+        else:
+            lines.append(f"    <string name={quoteattr(name)}>{escape(value)}</string>")
+    lines.append("</map>")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def parse(raw: bytes) -> dict[str, Value]:
+    """The entries of a prefs file; a corrupt file reads as empty, as SharedPreferencesImpl
+    does (it logs the error and starts from an empty map)."""
+    try:
+        root = etree.fromstring(raw)
+    except etree.XMLSyntaxError:
+        return {}
+    entries: dict[str, Value] = {}
+    for node in root:
+        name, value = node.get("name"), node.get("value")
+        if name is None:
+            continue
+        try:
+            if node.tag == "boolean":
+                entries[name] = value == "true"
+            elif node.tag in ("int", "long"):
+                entries[name] = int(value or "0")
+            elif node.tag == "float":
+                entries[name] = float(value or "0")
+            elif node.tag == "string":
+                entries[name] = node.text or ""
+        except ValueError:
+            continue
+    return entries

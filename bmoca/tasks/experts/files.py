@@ -1,0 +1,52 @@
+"""Expert stages for Files: pick a root from the roots drawer.
+
+The drawer's roots are found by position in `roots_list` (Recent, Images, Videos, Audio,
+Downloads, then the phone's storage), which is the same in every language; the drawer is
+opened with the toolbar's navigation button, the first `ImageButton` of `toolbar`, whose
+content-desc ("Show roots") is translated.
+"""
+
+from __future__ import annotations
+
+from bmoca.tasks.experts.base import Action, Expert, ExpertStuck, Node, Screen, click
+
+PACKAGE = "com.android.documentsui"
+ROOT_ORDER = ("recent", "images", "videos", "audio", "downloads", "device")
+
+
+def _inside(node: Node, outer: Node) -> bool:
+    x1, y1, x2, y2 = node.bounds
+    ox1, oy1, ox2, oy2 = outer.bounds
+    return ox1 <= x1 and oy1 <= y1 and x2 <= ox2 and y2 <= oy2
+
+
+def files_root(root: str):
+    """Show one of the drawer's roots: open the drawer if needed, tap the root's title."""
+    root = str(root).lower()
+    if root not in ROOT_ORDER:
+        raise ValueError(f"unknown root {root!r}; roots are {', '.join(ROOT_ORDER)}")
+    index = ROOT_ORDER.index(root)
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        roots_list = screen.first(f"{PACKAGE}:id/roots_list")
+        if roots_list is not None:
+            after = screen.nodes[screen.nodes.index(roots_list) + 1:]  # the drawer's own rows
+            titles = [n for n in after if n.id == "android:id/title" and _inside(n, roots_list)]
+            if len(titles) <= index:
+                raise ExpertStuck(f"stage {expert.stage}: the drawer shows {len(titles)} roots")
+            return expert.advance_after(click(titles[index]))
+        toolbar = screen.first(f"{PACKAGE}:id/toolbar")
+        buttons = [n for n in screen.nodes if toolbar is not None
+                   and n.cls == "android.widget.ImageButton" and _inside(n, toolbar)]
+        if not buttons:
+            raise ExpertStuck(f"stage {expert.stage}: no roots button in the Files toolbar")
+        opened = expert.scratch.get("opened", 0)
+        if opened >= 2:
+            raise ExpertStuck(f"stage {expert.stage}: the roots drawer did not open")
+        expert.scratch["opened"] = opened + 1
+        return click(buttons[0])
+
+    return stage
+
+
+STAGES = {"files_root": files_root}
