@@ -1014,6 +1014,17 @@ class Shell:
             return f"{SH}: internal error: {type(exc).__name__}: {exc}\n", 255, True
         return "".join(text for _, text in chunks), status & 0xFF, self.changed
 
+    def run_chunks(self, cmd: str, stdin: str = "") -> tuple[list[tuple[int, str]], int, bool]:
+        """Like `run`, but stdout (fd 1) and stderr (fd 2) stay apart, in order; for ADB."""
+        self.changed = False
+        try:
+            chunks, status = self._run_text(cmd, stdin)
+        except ShellError as exc:
+            return [(2, exc.message)], exc.code, self.changed
+        except Exception as exc:  # noqa: BLE001 - the shell must never let an error out
+            return [(2, f"{SH}: internal error: {type(exc).__name__}: {exc}\n")], 255, True
+        return chunks, status & 0xFF, self.changed
+
     def _run_text(self, text: str, stdin: str) -> tuple[list[tuple[int, str]], int]:
         if self.depth >= MAX_DEPTH:
             raise ShellError(f"{SH}: too many nested shells", 1)
