@@ -1,7 +1,7 @@
 """AdbDevice: a real emulator or phone (or a served simulator) behind the `Device` contract.
 
-Discovery, `adb connect`, pull and push go through `adbutils` (the optional extra `adb`);
-shell and exec-out speak the adb server's smart-socket protocol directly on one socket
+Discovery and `adb connect` go through `adbutils` (the optional extra `adb`); shell,
+exec-out and sync speak the adb server's smart-socket protocol directly on one socket
 each, because adbutils' own connection close sleeps 10 ms and a step makes several calls.
 Every transport problem becomes a `DeviceError` naming the serial and what to do.
 """
@@ -81,7 +81,6 @@ class AdbDevice(Device):
             adbutils = _require_adbutils()
             client = adbutils.AdbClient(host=self.server[0], port=self.server[1])
         self.client = client
-        self._adbutils_device = client.device(serial)
         self._size: tuple[int, int] | None = None
         self._keyboard: bool | None = None
 
@@ -281,19 +280,50 @@ class AdbDevice(Device):
         return both.decode("utf-8", "replace"), code
 
     def pull(self, path: str) -> bytes:
+        """sync RECV on one socket (adbutils' sync adds a version query and a 10 ms close)."""
+        sock = self._open("sync:")
         try:
-            return self._adbutils_device.sync.read_bytes(path)
-        except Exception as exc:  # noqa: BLE001 - adbutils raises AdbError and OSErrors
-            message = str(exc)
-            if "No such file" in message or "does not exist" in message or "open failed" in message:
-                raise DeviceError(f"remote object '{path}' does not exist: {message}") from None
-            raise self._fail(f"pull {path}", message) from None
+            raw = path.encode()
+            sock.sendall(b"RECV" + struct.pack("<I", len(raw)) + raw)
+            data = bytearray()
+            while True:
+                ident = _read_exact(sock, 4)
+                length = struct.unpack("<I", _read_exact(sock, 4))[0]
+                if ident == b"DATA":
+                    data += _read_exact(sock, length)
+                elif ident == b"DONE":
+                    return bytes(data)
+                elif ident == b"FAIL":
+                    message = _read_exact(sock, length).decode("utf-8", "replace")
+                    raise DeviceError(f"remote object '{path}' does not exist: {message}")
+                else:
+                    raise self._fail(f"pull {path}", f"unexpected sync reply {ident!r}")
+        except (OSError, EOFError) as exc:
+            raise self._fail(f"pull {path}", f"connection lost ({exc or 'closed'})") from None
+        finally:
+            sock.close()
 
     def push(self, data: bytes, path: str) -> None:
+        sock = self._open("sync:")
         try:
-            self._adbutils_device.sync.push(bytes(data), path, mode=0o644)
-        except Exception as exc:  # noqa: BLE001
-            raise self._fail(f"push to {path}", str(exc)) from None
+            spec = f"{path},{0o100644}".encode()
+            out = bytearray(b"SEND" + struct.pack("<I", len(spec)) + spec)
+            view = memoryview(bytes(data))
+            for start in range(0, len(view), 64 * 1024):
+                chunk = view[start:start + 64 * 1024]
+                out += b"DATA" + struct.pack("<I", len(chunk)) + chunk
+            out += b"DONE" + struct.pack("<I", 0)
+            sock.sendall(out)
+            ident = _read_exact(sock, 4)
+            length = struct.unpack("<I", _read_exact(sock, 4))[0]
+            if ident != b"OKAY":
+                message = _read_exact(sock, length).decode("utf-8", "replace")
+                raise self._fail(f"push to {path}", message)
+            sock.sendall(b"QUIT" + struct.pack("<I", 0))
+        except (OSError, EOFError) as exc:
+            raise self._fail(f"push to {path}", f"connection lost ({exc or 'closed'})") from None
+        finally:
+            sock.close()
         self._size = None
 
     # -- snapshots --------------------------------------------------------------------------
