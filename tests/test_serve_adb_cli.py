@@ -1,0 +1,76 @@
+"""`bmoca serve-adb` as a user runs it: another terminal's `adb` drives it, and
+`bmoca eval --device adb:emulator-N` gives the simulator's table."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from adb_fixtures import free_port_pair, start_adb_server, wait_listed
+from typer.testing import CliRunner
+
+from bmoca.cli.main import app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def serving(tmp_path):
+    server = start_adb_server(tmp_path / "home")
+    port = free_port_pair()
+    env = dict(server.env, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "bmoca.cli.main", "serve-adb", "--config",
+                             "test_env_100", "--port", str(port), "--adb-server-port",
+                             str(server.port)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        serial = f"emulator-{port - 1}"
+        assert line.startswith(serial), (line, proc.stderr.read() if proc.poll() else "")
+        wait_listed(server, serial)
+        yield server, serial, proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(10)
+        server.stop()
+
+
+def test_plain_adb_drives_the_served_phone(serving, tmp_path):
+    server, serial, proc = serving
+    run = lambda *a: server.run("-s", serial, *a)  # noqa: E731
+    assert run("shell", "input", "tap", "540", "1200").returncode == 0
+    png = run("exec-out", "screencap", "-p").stdout
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert run("shell", "uiautomator", "dump").returncode == 0
+    assert run("pull", "/sdcard/window_dump.xml", str(tmp_path / "w.xml")).returncode == 0
+    assert (tmp_path / "w.xml").read_text("utf-8").startswith("<?xml")
+    assert run("emu", "kill").stdout.startswith(b"OK: killing emulator")
+    assert proc.wait(10) == 0
+
+
+def test_eval_over_adb_gives_the_simulators_table(serving, tmp_path, monkeypatch):
+    server, serial, _ = serving
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(server.port))
+    monkeypatch.setenv("HOME", str(server.home))
+    tables = []
+    for device in ("sim", f"adb:{serial}"):
+        run_dir = tmp_path / device.replace(":", "_")
+        result = CliRunner().invoke(app, ["eval", "--agent", "expert", "--tasks", "settings",
+                                          "--configs", "test_env_100", "--repeats", "1",
+                                          "--device", device, "--run-dir", str(run_dir)])
+        assert result.exit_code == 0, result.output
+        tables.append((run_dir / "results.md").read_text())
+    assert tables[0] == tables[1]
+
+
+def test_bad_device_and_port_values_exit_2(tmp_path):
+    result = CliRunner().invoke(app, ["eval", "--device", "usb", "--tasks", "settings"])
+    assert result.exit_code == 2 and "adb:SERIAL" in result.output
+    result = CliRunner().invoke(app, ["serve-adb", "--port", "5554"])
+    assert result.exit_code == 2 and "odd" in result.output
+    result = CliRunner().invoke(app, ["serve-adb", "--config", "nope"])
+    assert result.exit_code == 2 and "test_env_100" in result.output
