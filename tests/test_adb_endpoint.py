@@ -239,3 +239,9 @@ def test_adb_connect_serial(served):
 def test_no_adb_server_means_no_registration():
     assert register(free_port_pair(), server_port=1, timeout=0.2) is False
 
+
+
+def test_shell_with_commands_on_stdin(served):
+    result = adb(served, "shell", input=b"echo one\nsettings get global airplane_mode_on\nexit 5\n")
+    assert result.stdout == b"one\n0\n"
+    assert result.returncode == 5

@@ -140,8 +140,9 @@ class Services:
                     return b"".join(got)
 
     async def _repl(self, stream: Stream, v2: bool, echo: bool = False) -> None:
-        """An interactive shell: one command per line, a `$ ` prompt, `exit` ends it."""
-        prompt = b"generic_x86_64:/ $ "
+        """A shell reading commands from stdin, one per line, until `exit` or end of input;
+        with a pty it echoes keystrokes and shows a prompt, as `adb shell` on a terminal."""
+        prompt = b"generic_x86_64:/ # " if echo else b""
 
         async def out(fd: int, data: bytes) -> None:
             if not data:
@@ -182,14 +183,14 @@ class Services:
                         await out(1, b"\n")
                     line = pending.decode("utf-8", "replace").strip()
                     pending.clear()
-                    if line == "exit":
-                        if v2:
-                            await stream.write(p.shell_packet(p.SHELL_EXIT, bytes([status])))
-                        return
                     if line:
                         chunks, status = run(self.device, line)
                         for fd, text in chunks:
                             await out(fd, text)
+                    if line.split()[:1] == ["exit"]:
+                        if v2:
+                            await stream.write(p.shell_packet(p.SHELL_EXIT, bytes([status])))
+                        return
                     await out(1, prompt)
                 elif ch in (b"\x7f", b"\x08"):
                     if pending:
