@@ -163,3 +163,26 @@ def test_settings_and_clock_experts_give_the_simulators_results(phone):
         assert (got.success, len(got.steps), got.detector_trace) == \
             (expected.success, len(expected.steps), expected.detector_trace), key
     assert all(o.success for o in sim.values())
+
+
+def test_a_phone_that_goes_away_mid_run_gives_a_device_error(phone):
+    port = free_port_pair()
+    endpoint = AdbEndpoint()
+    endpoint.add(connect("sim"), port)
+    endpoint.start()
+    assert register(port, int(os.environ["ANDROID_ADB_SERVER_PORT"]))
+    serial = f"emulator-{port - 1}"
+    device = None
+    for _ in range(100):
+        try:
+            device = connect(f"adb:{serial}")
+            device.shell("true")
+            break
+        except DeviceError:
+            import time
+
+            time.sleep(0.05)
+    assert device is not None
+    endpoint.stop()
+    with pytest.raises(DeviceError, match=serial):
+        device.dump_hierarchy()

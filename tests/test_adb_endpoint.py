@@ -245,3 +245,14 @@ def test_shell_with_commands_on_stdin(served):
     result = adb(served, "shell", input=b"echo one\nsettings get global airplane_mode_on\nexit 5\n")
     assert result.stdout == b"one\n0\n"
     assert result.returncode == 5
+
+
+def test_features_come_from_the_banner(served):
+    assert adb(served, "features").stdout.split() == [b"shell_v2", b"cmd", b"stat_v2"]
+
+
+def test_only_loopback_counts_as_loopback():
+    from bmoca.sim.adb import is_loopback
+
+    assert is_loopback("127.0.0.1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")

@@ -74,3 +74,25 @@ def test_bad_device_and_port_values_exit_2(tmp_path):
     assert result.exit_code == 2 and "odd" in result.output
     result = CliRunner().invoke(app, ["serve-adb", "--config", "nope"])
     assert result.exit_code == 2 and "test_env_100" in result.output
+
+
+def test_screenshot_and_validate_over_adb(serving, tmp_path, monkeypatch):
+    import numpy as np
+    from PIL import Image
+
+    from bmoca import configs
+    from bmoca.device import connect
+
+    server, serial, _ = serving
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(server.port))
+    monkeypatch.setenv("HOME", str(server.home))
+    out = tmp_path / "shot.png"
+    result = CliRunner().invoke(app, ["screenshot", "--device", f"adb:{serial}", "--config",
+                                      "test_env_100", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    expected = connect("sim", configs.get("test_env_100")).screenshot()
+    assert np.array_equal(np.asarray(Image.open(out).convert("RGB")), expected)
+    result = CliRunner().invoke(app, ["validate", "--device", f"adb:{serial}", "--tasks", "clock",
+                                      "--configs", "test_env_100"])
+    assert result.exit_code == 0, result.output
+    assert "every expert succeeded" in result.output

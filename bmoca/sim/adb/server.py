@@ -172,8 +172,24 @@ class AdbEndpoint:
         future: asyncio.Future = asyncio.run_coroutine_threadsafe(_call(fn, *args), self.loop)
         return future.result()
 
+    async def _shutdown(self) -> None:
+        """Close listeners and every host connection (the adb server sees the phone go)."""
+        for phone in self.phones:
+            for server in phone.servers:
+                server.close()
+            phone.servers.clear()
+            for conn in list(phone.connections):
+                conn.writer.close()
+        current = asyncio.current_task()
+        tasks = [t for t in asyncio.all_tasks() if t is not current]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def stop(self) -> None:
         if self.loop is not None and self._thread is not None and self._thread.is_alive():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._shutdown(), self.loop).result(timeout=5)
             self.loop.call_soon_threadsafe(self.loop.stop)
             self._thread.join(timeout=5)
         self._stopped.set()
