@@ -16,8 +16,23 @@ from pathlib import Path
 
 import pytest
 
-ADB = shutil.which("adb")
-SKIP_REASON = "the `adb` client is not installed (apt-get install adb); ADB tests skipped"
+
+def _adb_binary() -> str | None:
+    """BMOCA_TEST_ADB, else Debian's `adb` on PATH, else the one in the adbutils wheel."""
+    chosen = os.environ.get("BMOCA_TEST_ADB") or shutil.which("adb")
+    if chosen:
+        return chosen
+    try:
+        import adbutils
+
+        bundled = Path(adbutils.__file__).parent / "binaries" / "adb"
+        return str(bundled) if os.access(bundled, os.X_OK) else None
+    except ImportError:
+        return None
+
+
+ADB = _adb_binary()
+SKIP_REASON = "no `adb` client (apt-get install adb, or pip install adbutils); ADB tests skipped"
 
 
 def free_port_pair() -> int:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -24,12 +25,15 @@ def serving(tmp_path):
     env = dict(server.env, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "bmoca.cli.main", "serve-adb", "--config",
                              "test_env_100", "--port", str(port), "--adb-server-port",
-                             str(server.port)], env=env, stdout=subprocess.PIPE,
+                             str(server.port), "--json"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
         serial = f"emulator-{port - 1}"
-        assert line.startswith(serial), (line, proc.stderr.read() if proc.poll() else "")
+        assert line.strip(), proc.stderr.read() if proc.poll() is not None else "no output"
+        assert json.loads(line) == {"serial": serial, "config": "test_env_100",
+                                    "host": "127.0.0.1", "adb_port": port,
+                                    "console_port": port - 1, "registered": True}
         wait_listed(server, serial)
         yield server, serial, proc
     finally:

@@ -20,8 +20,11 @@ def serve_adb(
     register: bool = typer.Option(True, "--register/--no-register",
                                   help="announce each phone to the adb server (host:emulator)"),
     snapshot_dir: str = typer.Option(None, help="keep console snapshots here, across restarts"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object per phone on stdout "
+                                 "(serial, config, host, adb_port, console_port, registered)"),
 ) -> None:
     """Serve simulated phones over ADB: `adb devices` lists them as emulator-PORT."""
+    import json
     import os
 
     from bmoca import configs
@@ -57,6 +60,11 @@ def serve_adb(
         raise typer.Exit(1) from None
     for phone, cfg in zip(phones, chosen, strict=True):
         registered = register and announce(phone.port, server_port)
+        if as_json:
+            print(json.dumps({"serial": phone.serial, "config": cfg.id, "host": host,
+                              "adb_port": phone.port, "console_port": phone.port - 1,
+                              "registered": registered}), flush=True)
+            continue
         how = (f"registered with the adb server on {server_port}" if registered else
                f"`adb connect {host}:{phone.port}` (or start the adb server after this)")
         print(f"{phone.serial}\t{cfg.id}\tadb {host}:{phone.port}\tconsole {phone.port - 1}\t{how}",
