@@ -256,3 +256,11 @@ def test_only_loopback_counts_as_loopback():
 
     assert is_loopback("127.0.0.1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")
+
+
+def test_exec_out_cat_of_a_binary_file_is_byte_exact(served):
+    _, _, endpoint, device, _ = served
+    expected = endpoint.call(device.pull, ALARMS_DB)
+    assert adb(served, "exec-out", "cat", ALARMS_DB).stdout == expected
+    missing = adb(served, "shell", "cat /sdcard/none")
+    assert missing.returncode == 1 and b"No such file" in missing.stderr

@@ -39,13 +39,19 @@ def screencap_raw(device: SimDevice) -> bytes:
 
 def _binary_stdout(device: SimDevice, cmd: str) -> bytes | None:
     """Commands whose stdout is binary and cannot pass the shell's text streams:
-    `screencap [-p] [-d N]` with no file. None for everything else."""
+    `screencap [-p] [-d N]` with no file, and `cat FILE` of one existing file (so
+    `adb exec-out cat app.db` is byte-exact). None for everything else."""
     try:
         argv = shlex.split(cmd)
     except ValueError:
         return None
     if argv and argv[0] == "exec":
         argv = argv[1:]
+    if len(argv) == 2 and argv[0] in ("cat", "/system/bin/cat") and argv[1].startswith("/"):
+        vfs = device.system.state.vfs
+        if vfs.exists(argv[1]) and not vfs.is_dir(argv[1]):
+            return vfs.read(argv[1])
+        return None
     if not argv or argv[0] not in ("screencap", "/system/bin/screencap"):
         return None
     png = False
