@@ -150,8 +150,8 @@ def test_a_lost_device_is_an_infrastructure_error(phone):
 
 
 @pytest.mark.slow
-def test_settings_and_clock_experts_give_the_simulators_results(phone):
-    serial = phone[4]
+def test_settings_and_clock_experts_give_the_simulators_results(fresh):
+    serial = fresh[4]
     task_list = [t for t in tasks.select("settings") + tasks.select("clock") if t.expert]
     specs = runner.plan("expert", task_list, [CONFIG], 1)
     sim = {o.spec.key: o for o in runner.execute(specs)}

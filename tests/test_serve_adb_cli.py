@@ -100,3 +100,11 @@ def test_screenshot_and_validate_over_adb(serving, tmp_path, monkeypatch):
                                       "--configs", "test_env_100"])
     assert result.exit_code == 0, result.output
     assert "every expert succeeded" in result.output
+
+
+def test_eval_on_a_missing_device_fails_fast(tmp_path, monkeypatch):
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", "1")
+    result = CliRunner().invoke(app, ["eval", "--device", "adb:emulator-5554", "--tasks",
+                                      "settings", "--run-dir", str(tmp_path / "r")])
+    assert result.exit_code == 1
+    assert "adb server" in result.output and "adb start-server" in result.output

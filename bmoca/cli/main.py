@@ -42,6 +42,19 @@ def _device_target(value: str) -> str:
     raise typer.BadParameter(f"{value!r}; valid: {DEVICE_HELP}", param_hint="--device")
 
 
+def _check_reachable(target: str) -> None:
+    """Fail fast, with the device layer's own advice, when a real device is not there."""
+    if target == "sim":
+        return
+    from bmoca.device import DeviceError, connect
+
+    try:
+        connect(target).shell("true")
+    except DeviceError as exc:
+        console.print(f"[red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(1) from None
+
+
 def _open_device(config_id: str, locale: str | None, dark: bool | None, device: str = "sim"):
     from bmoca.device import DeviceError, connect
 
@@ -256,6 +269,7 @@ def evaluate_command(
     if device_target != "sim" and workers > 1:
         raise typer.BadParameter(f"{workers}: a device over ADB is one phone; valid: 1",
                                  param_hint="--workers")
+    _check_reachable(device_target)
     options: dict[str, str] = {}
     for item in agent_option or []:
         key, eq, value = item.partition("=")
@@ -361,6 +375,7 @@ def validate(
     device_target = _device_target(device_target)
     if device_target != "sim":
         workers = 1
+    _check_reachable(device_target)
     started = time.perf_counter()
     with _progress() as progress:
         bar = progress.add_task("validate", total=None, status="")
