@@ -108,3 +108,35 @@ def test_eval_on_a_missing_device_fails_fast(tmp_path, monkeypatch):
                                       "settings", "--run-dir", str(tmp_path / "r")])
     assert result.exit_code == 1
     assert "adb server" in result.output and "adb start-server" in result.output
+
+
+def test_several_configurations_one_port_pair_each(tmp_path):
+    server = start_adb_server(tmp_path / "home")
+    port = free_port_pair()
+    while True:  # the second phone takes port + 2
+        try:
+            import socket
+
+            for candidate in (port + 1, port + 2):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", candidate))
+            break
+        except OSError:
+            port = free_port_pair()
+    env = dict(server.env, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "bmoca.cli.main", "serve-adb", "--config",
+                             "test_env_100", "--config", "test_env_109", "--port", str(port),
+                             "--adb-server-port", str(server.port), "--json"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        phones = [json.loads(proc.stdout.readline()) for _ in range(2)]
+        assert [(p["serial"], p["config"]) for p in phones] == [
+            (f"emulator-{port - 1}", "test_env_100"), (f"emulator-{port + 1}", "test_env_109")]
+        for phone in phones:
+            wait_listed(server, phone["serial"])
+        size = server.run("-s", f"emulator-{port + 1}", "shell", "wm", "size").stdout
+        assert size == b"Physical size: 1200x800\n"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        server.stop()
