@@ -140,3 +140,17 @@ def test_several_configurations_one_port_pair_each(tmp_path):
         proc.terminate()
         proc.wait(10)
         server.stop()
+
+
+def test_binding_beyond_loopback_warns():
+    port = free_port_pair()
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "bmoca.cli.main", "serve-adb", "--host",
+                             "0.0.0.0", "--port", str(port), "--no-register", "--json"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(proc.stdout.readline())["host"] == "0.0.0.0"
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=10)
+    assert "warning" in err and "root shell" in err
