@@ -264,3 +264,9 @@ def test_exec_out_cat_of_a_binary_file_is_byte_exact(served):
     assert adb(served, "exec-out", "cat", ALARMS_DB).stdout == expected
     missing = adb(served, "shell", "cat /sdcard/none")
     assert missing.returncode == 1 and b"No such file" in missing.stderr
+
+
+def test_pty_shell_ends_lines_with_crlf(served):
+    result = adb(served, "shell", "-t", "-t", "echo hi; ls /nonexistent")
+    assert result.stdout.startswith(b"hi\r\n") and b"No such file or directory\r\n" in result.stdout
+    assert result.returncode == 1

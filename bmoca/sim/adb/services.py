@@ -117,6 +117,8 @@ class Services:
             return
         stdin = await self._v2_stdin(stream)
         chunks, code = run(self.device, cmd, stdin)
+        if pty:  # a terminal has one output stream and ends lines with CRLF
+            chunks = [(1, data.replace(b"\n", b"\r\n")) for _, data in chunks]
         out = b"".join(p.shell_packet(fd, data) for fd, data in chunks if data)
         await stream.write(out + p.shell_packet(p.SHELL_EXIT, bytes([code & 0xFF])))
 
