@@ -95,14 +95,14 @@ def test_dry_run_for_three_configurations():
 
 
 def test_dry_run_json_and_apks(tmp_path):
-    (tmp_path / "chrome-83.apk").write_bytes(b"PK")
+    (tmp_path / "Snapseed-2.20.apk").write_bytes(b"PK")
     result = CliRunner().invoke(app, ["avd", "build", "--dry-run", "--json", "--apks",
                                       str(tmp_path), "--configs", "test_env_100"])
     assert result.exit_code == 0, result.output
     steps = json.loads(result.output)
     installs = [s for s in steps if s["argv"][3:4] == ["install"]]
-    assert [s["argv"][-1] for s in installs] == [str(tmp_path / "chrome-83.apk")]
-    assert "83.0.4103.106" in installs[0]["note"]
+    assert [s["argv"][-1] for s in installs] == [str(tmp_path / "Snapseed-2.20.apk")]
+    assert installs[0]["note"] == "Snapseed 2.20.0.526050212 (1251211)"
     assert steps[-2]["argv"][-4:] == ["avd", "snapshot", "save", "test_env_100"]
 
 
@@ -119,4 +119,4 @@ def test_doctor_says_what_is_missing_and_how_to_get_it(monkeypatch, tmp_path):
     assert result.exit_code == 1
     assert not checks["system image"]["ok"]
     assert "sdkmanager" in checks["system image"]["fix"]
-    assert not checks["APK chrome"]["ok"] and "83.0.4103.106" in checks["APK chrome"]["fix"]
+    assert not checks["APK walmart"]["ok"] and "24.19 (24190029)" in checks["APK walmart"]["fix"]

@@ -33,8 +33,8 @@ def _configs(spec: str):
 def build(
     config_spec: str = typer.Option("all", "--configs", help="train, test, all or "
                                     "comma-separated configuration ids"),
-    apks: Path = typer.Option(None, help="folder with the third-party APKs (chrome*.apk, "
-                              "snapseed*.apk, ...)"),
+    apks: Path = typer.Option(None, help="folder with the third-party APKs (instagram*.apk, "
+                              "snapseed*.apk, walmart*.apk, wikipedia*.apk, calculator*.apk)"),
     dry_run: bool = typer.Option(False, "--dry-run", help="print every command, run nothing"),
     as_json: bool = typer.Option(False, "--json", help="with --dry-run: the commands as JSON"),
 ) -> None:

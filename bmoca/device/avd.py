@@ -31,13 +31,14 @@ AVD_PROFILES = {"pixel_3": "pixel_3", "pixel_4": "pixel_4", "pixel_4_xl": "pixel
 """bmoca profile -> avdmanager hardware profile id (named, unlike B-MoCA's list indices)."""
 
 APKS = {
-    "chrome": "com.android.chrome 83.0.4103.106 (x86)",
-    "snapseed": "com.niksoftware.snapseed 2.19.1.303051424",
-    "wikipedia": "org.wikipedia 2.7.50337-r-2020-10-19",
-    "walmart": "com.walmart.android 20.37.1",
-    "instagram": "com.instagram.android 160.0.0.25.132 (x86)",
+    "instagram": "Instagram 325.0.0.35.91 (372509503)",
+    "wikipedia": "Wikipedia 2.7.50484-r-2024-04-19 (50484)",
+    "snapseed": "Snapseed 2.20.0.526050212 (1251211)",
+    "walmart": "Walmart 24.19 (24190029)",
+    "calculator": "Google Calculator 8.6 (612662282) (85005407)",
 }
-"""Third-party apps B-MoCA installs; they cannot be shipped, the user points to them."""
+"""The APKs B-MoCA installs (its apks_versions.txt, from APKMirror); they cannot be shipped,
+the user points to them. Chrome, Gmail, Maps, YouTube and the rest come with the image."""
 
 
 def console_command(port: int, command: str, host: str = "127.0.0.1",
@@ -250,7 +251,7 @@ def doctor(apk_dir: Path | None = None) -> list[Check]:
 
 
 def find_apks(apk_dir: Path) -> dict[str, Path]:
-    """APK files in `apk_dir` by app, matched by name (`chrome*.apk`, ...)."""
+    """APK files in `apk_dir` by app, matched by name (`snapseed*.apk`, ...)."""
     found: dict[str, Path] = {}
     if apk_dir and Path(apk_dir).is_dir():
         for path in sorted(Path(apk_dir).glob("*.apk")):
