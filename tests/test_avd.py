@@ -11,7 +11,7 @@ from bmoca.cli.main import app
 
 # Checked by hand against reference/bmoca_envs.csv: test_env_100 (pixel_3, en-US, 440 dpi,
 # light), test_env_106 (pixel_4, en-US, 09_rainbow, dark), train_env_004 (pixel_3, dpi
-# index 2: 550 dpi with font scale 0.85).
+# index 2: 550 dpi with font scale 0.85); each gets B-MoCA's alarms.db and a reboot.
 EXPECTED = """\
 sdkmanager 'system-images;android-29;google_apis;x86_64' platform-tools emulator
 avdmanager create avd --force -n bmoca_pixel_3_test -k 'system-images;android-29;google_apis;x86_64' -d pixel_3
@@ -34,7 +34,12 @@ adb -s emulator-5554 shell 'settings put system font_scale 1.0'
 adb -s emulator-5554 shell 'cmd uimode night no'
 adb -s emulator-5554 push build/test_env_100/launcher.db /data/data/com.google.android.apps.nexuslauncher/databases/launcher.db
 adb -s emulator-5554 shell 'setprop ctl.restart zygote'
+adb -s emulator-5554 push build/test_env_100/alarms.db /data/user_de/0/com.google.android.deskclock/databases/alarms.db
+adb -s emulator-5554 reboot
+adb -s emulator-5554 wait-for-device
 adb -s emulator-5554 shell 'while [ "$(getprop sys.boot_completed)" != 1 ]; do sleep 2; done'
+adb -s emulator-5554 root
+adb -s emulator-5554 wait-for-device
 adb -s emulator-5554 emu avd snapshot save test_env_100
 adb -s emulator-5554 emu kill
 avdmanager create avd --force -n bmoca_pixel_4_test -k 'system-images;android-29;google_apis;x86_64' -d pixel_4
@@ -57,7 +62,12 @@ adb -s emulator-5556 shell 'settings put system font_scale 1.0'
 adb -s emulator-5556 shell 'cmd uimode night yes'
 adb -s emulator-5556 push build/test_env_106/launcher.db /data/data/com.google.android.apps.nexuslauncher/databases/launcher.db
 adb -s emulator-5556 shell 'setprop ctl.restart zygote'
+adb -s emulator-5556 push build/test_env_106/alarms.db /data/user_de/0/com.google.android.deskclock/databases/alarms.db
+adb -s emulator-5556 reboot
+adb -s emulator-5556 wait-for-device
 adb -s emulator-5556 shell 'while [ "$(getprop sys.boot_completed)" != 1 ]; do sleep 2; done'
+adb -s emulator-5556 root
+adb -s emulator-5556 wait-for-device
 adb -s emulator-5556 emu avd snapshot save test_env_106
 adb -s emulator-5556 emu kill
 avdmanager create avd --force -n bmoca_pixel_3_train -k 'system-images;android-29;google_apis;x86_64' -d pixel_3
@@ -81,7 +91,12 @@ adb -s emulator-5558 shell 'settings put system font_scale 0.85'
 adb -s emulator-5558 shell 'cmd uimode night no'
 adb -s emulator-5558 push build/train_env_004/launcher.db /data/data/com.google.android.apps.nexuslauncher/databases/launcher.db
 adb -s emulator-5558 shell 'setprop ctl.restart zygote'
+adb -s emulator-5558 push build/train_env_004/alarms.db /data/user_de/0/com.google.android.deskclock/databases/alarms.db
+adb -s emulator-5558 reboot
+adb -s emulator-5558 wait-for-device
 adb -s emulator-5558 shell 'while [ "$(getprop sys.boot_completed)" != 1 ]; do sleep 2; done'
+adb -s emulator-5558 root
+adb -s emulator-5558 wait-for-device
 adb -s emulator-5558 emu avd snapshot save train_env_004
 adb -s emulator-5558 emu kill
 """

@@ -91,8 +91,14 @@ def _push_generated(argv: list[str]) -> None:
     from bmoca.formats import launcher_db
 
     config = configs.get(argv[4].split("/")[1])
-    data = _wallpaper_png(config) if argv[4].endswith("wallpaper.png") else \
-        launcher_db.build(config.home)
+    if argv[4].endswith("alarms.db"):
+        from bmoca.sim.apps.clock import alarms_db  # the real deskclock schema and preset
+
+        data = alarms_db.build(alarms_db.PRESET)
+    elif argv[4].endswith("wallpaper.png"):
+        data = _wallpaper_png(config)
+    else:
+        data = launcher_db.build(config.home)
     with tempfile.NamedTemporaryFile(suffix=Path(argv[4]).suffix) as tmp:
         tmp.write(data)
         tmp.flush()

@@ -23,6 +23,7 @@ from bmoca.device.config import DeviceConfig
 from bmoca.device.contract import Device, DeviceError, Key
 
 SYSTEM_IMAGE = "system-images;android-29;google_apis;x86_64"
+ALARMS_DB_PATH = "/data/user_de/0/com.google.android.deskclock/databases/alarms.db"
 BASE_PORT = 5554
 DISABLED_APPS = ("com.google.android.apps.docs", "com.google.android.videos",
                  "com.google.android.music")
@@ -182,7 +183,14 @@ def plan(configs: list[DeviceConfig], apks: dict[str, Path] | None = None) -> Pl
             provision(recorder, config)
             for argv in recorder.commands:
                 out.add(*argv, note="provision")
+            # B-MoCA's one alarm template (09:00, disabled) that the alarm tasks rely on;
+            # the Clock reads its database at start, hence the reboot
+            out.add(*adb, "push", f"build/{config.id}/alarms.db", ALARMS_DB_PATH, note="provision")
+            out.add(*adb, "reboot")
+            out.add(*adb, "wait-for-device")
             out.add(*adb, "shell", "while [ \"$(getprop sys.boot_completed)\" != 1 ]; do sleep 2; done")
+            out.add(*adb, "root")
+            out.add(*adb, "wait-for-device")
             out.add(*adb, "emu", "avd", "snapshot", "save", config.id)
         out.add(*adb, "emu", "kill")
     return out
