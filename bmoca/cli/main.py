@@ -154,9 +154,10 @@ def shell(
 
 
 @app.command()
-def dump(config: str = typer.Option("train_env_000", help="configuration id")) -> None:
-    """Print the home screen's uiautomator XML in a configuration."""
-    device = _open_device(config, None, None)
+def dump(config: str = typer.Option("train_env_000", help="configuration id"),
+         device_target: str = typer.Option("sim", "--device", help=DEVICE_HELP)) -> None:
+    """Print the screen's uiautomator XML in a configuration (the simulator, or over ADB)."""
+    device = _open_device(config, None, None, device_target)
     sys.stdout.write(device.dump_hierarchy() + "\n")
 
 
