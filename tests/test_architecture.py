@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bmoca.sim.frame",),
     ("bmoca.sim.shell",),
     ("bmoca.sim.device", "bmoca.sim"),
+    ("bmoca.sim.adb",),  # the simulated phone as an ADB device, above the phone itself
     # everything above the phone reaches it through the device layer
     ("bmoca.device",),
     ("bmoca.configs",),

@@ -31,10 +31,38 @@ def _config(config_id: str, locale: str | None = None, dark: bool | None = None)
     return dataclasses.replace(config, **changes) if changes else config
 
 
-def _open_device(config_id: str, locale: str | None, dark: bool | None):
-    from bmoca.device import connect
+DEVICE_HELP = ("sim, adb (the only attached device), adb:SERIAL (e.g. adb:emulator-5554) "
+               "or adb:HOST:PORT")
 
-    return connect("sim", _config(config_id, locale, dark))
+
+def _device_target(value: str) -> str:
+    """Check a --device value; a bad one names the valid forms (exit 2)."""
+    if value == "sim" or value == "adb" or (value.startswith("adb:") and len(value) > 4):
+        return value
+    raise typer.BadParameter(f"{value!r}; valid: {DEVICE_HELP}", param_hint="--device")
+
+
+def _check_reachable(target: str) -> None:
+    """Fail fast, with the device layer's own advice, when a real device is not there."""
+    if target == "sim":
+        return
+    from bmoca.device import DeviceError, connect
+
+    try:
+        connect(target).shell("true")
+    except DeviceError as exc:
+        console.print(f"[red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(1) from None
+
+
+def _open_device(config_id: str, locale: str | None, dark: bool | None, device: str = "sim"):
+    from bmoca.device import DeviceError, connect
+
+    try:
+        return connect(_device_target(device), _config(config_id, locale, dark))
+    except DeviceError as exc:
+        console.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
+        raise typer.Exit(1) from None
 
 
 @app.command("configs")
@@ -89,9 +117,12 @@ def screenshot(
     locale: str = typer.Option("", help="override the configuration's locale"),
     dark: bool = typer.Option(None, "--dark/--light", help="override the theme"),
     xml: Path = typer.Option(None, help="also write the uiautomator XML here"),
+    device_target: str = typer.Option("sim", "--device", help=DEVICE_HELP),
 ) -> None:
-    """Render the simulated phone in a configuration to a PNG file."""
-    device = _open_device(config, locale or None, dark)
+    """Render the phone in a configuration to a PNG file (the simulator, or a device over ADB)."""
+    from PIL import Image
+
+    device = _open_device(config, locale or None, dark, device_target)
     if open_app:
         cmd = f"am start -n {open_app}" if "/" in open_app else \
             f"monkey -p {open_app} -c android.intent.category.LAUNCHER 1"
@@ -103,7 +134,7 @@ def screenshot(
     if swipe_up:
         width, height = device.screen_size()
         device.swipe(width // 2, int(height * 0.8), width // 2, int(height * 0.2), 300)
-    device.screenshot_image().save(out)
+    Image.fromarray(device.screenshot()).save(out)
     if xml:
         xml.write_text(device.dump_hierarchy(), encoding="utf-8")
     console.print(f"wrote {out} ({' x '.join(map(str, device.screen_size()))}, {config})")
@@ -113,18 +144,20 @@ def screenshot(
 def shell(
     command: str = typer.Argument(..., help="shell command, as `adb shell` takes it"),
     config: str = typer.Option("train_env_000", help="configuration id"),
+    device_target: str = typer.Option("sim", "--device", help=DEVICE_HELP),
 ) -> None:
-    """Run one shell command on a freshly configured simulated phone."""
-    device = _open_device(config, None, None)
+    """Run one shell command on a freshly configured simulated phone (or a device over ADB)."""
+    device = _open_device(config, None, None, device_target)
     output, code = device.shell(command)
     sys.stdout.write(output)
     raise typer.Exit(code)
 
 
 @app.command()
-def dump(config: str = typer.Option("train_env_000", help="configuration id")) -> None:
-    """Print the home screen's uiautomator XML in a configuration."""
-    device = _open_device(config, None, None)
+def dump(config: str = typer.Option("train_env_000", help="configuration id"),
+         device_target: str = typer.Option("sim", "--device", help=DEVICE_HELP)) -> None:
+    """Print the screen's uiautomator XML in a configuration (the simulator, or over ADB)."""
+    device = _open_device(config, None, None, device_target)
     sys.stdout.write(device.dump_hierarchy() + "\n")
 
 
@@ -223,6 +256,8 @@ def evaluate_command(
                                                 "(docs/agents.md)"),
     no_cache: bool = typer.Option(False, "--no-cache",
                                   help="do not read or write the model response cache"),
+    device_target: str = typer.Option("sim", "--device", help=DEVICE_HELP + "; a real device "
+                                      "runs one episode at a time"),
 ) -> None:
     """Evaluate an agent: every task x configuration x repeat, stored in SQLite, resumable."""
     from bmoca import agents
@@ -231,6 +266,11 @@ def evaluate_command(
 
     task_list = _tasks(task_spec)
     config_ids = _config_ids(split, config_spec)
+    device_target = _device_target(device_target)
+    if device_target != "sim" and workers > 1:
+        raise typer.BadParameter(f"{workers}: a device over ADB is one phone; valid: 1",
+                                 param_hint="--workers")
+    _check_reachable(device_target)
     options: dict[str, str] = {}
     for item in agent_option or []:
         key, eq, value = item.partition("=")
@@ -274,7 +314,7 @@ def evaluate_command(
             evaluate.evaluate(store, run_id, agent, task_list, config_ids, repeats, seed=seed,
                               workers=workers, on_start=started, on_episode=finished,
                               spec={"split": split}, save_screens=save_screens,
-                              agent_options=options)
+                              agent_options=options, device=device_target)
         except StoreError as exc:
             progress.stop()
             console.print(f"[red]error:[/] {exc}")
@@ -322,6 +362,8 @@ def validate(
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids"),
     workers: int = typer.Option(2, min=1, help="worker processes"),
     screens: Path = typer.Option(None, help="write the last screen of each problem here"),
+    device_target: str = typer.Option("sim", "--device", help=DEVICE_HELP + "; a real device "
+                                      "runs with one worker"),
 ) -> None:
     """Check every task: its expert must succeed and doing nothing must fail, in every
     configuration. Exits 1 and lists each problem with its last screen."""
@@ -331,11 +373,15 @@ def validate(
 
     task_list = [t for t in _tasks(task_spec) if t.expert]
     config_ids = _config_ids(split, config_spec)
+    device_target = _device_target(device_target)
+    if device_target != "sim":
+        workers = 1
+    _check_reachable(device_target)
     started = time.perf_counter()
     with _progress() as progress:
         bar = progress.add_task("validate", total=None, status="")
         problems = run_validation(
-            task_list, config_ids, workers=workers,
+            task_list, config_ids, workers=workers, device=device_target,
             on_start=lambda total: progress.update(bar, total=total),
             on_episode=lambda outcome: progress.update(bar, advance=1))
     seconds = time.perf_counter() - started
@@ -361,6 +407,14 @@ def validate(
                           highlight=False)
     console.print(f"{len(problems)} problem(s) in {episodes} episodes ({seconds:.1f} s).")
     raise typer.Exit(1)
+
+
+# -- ADB: the simulator as an ADB device, real emulators ------------------------------------
+from bmoca.cli import avd as _avd  # noqa: E402 - these modules add commands to `app`
+from bmoca.cli import serve_adb as _serve_adb  # noqa: E402
+
+app.command("serve-adb")(_serve_adb.serve_adb)
+app.add_typer(_avd.avd_app, name="avd")
 
 
 # -- demonstrations -------------------------------------------------------------------------

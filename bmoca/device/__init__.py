@@ -10,7 +10,7 @@ from bmoca.device.contract import Device, DeviceError, InvalidInput, Key
 __all__ = ["Device", "DeviceConfig", "DeviceError", "DeviceProfile", "HomeLayout",
            "InvalidInput", "Key", "connect"]
 
-TARGETS = ("sim",)
+TARGETS = ("sim", "adb", "adb:SERIAL", "adb:HOST:PORT")
 
 
 def connect(target: str = "sim", config: DeviceConfig | None = None,
@@ -19,7 +19,24 @@ def connect(target: str = "sim", config: DeviceConfig | None = None,
 
     `"sim"` is the in-process simulated phone. The configuration is applied through the
     contract (`bmoca.device.provision`), the same steps a real emulator gets.
+
+    `"adb"` (the only attached device), `"adb:SERIAL"` or `"adb:HOST:PORT"` is a real
+    emulator or phone (or a served simulator) through the adb server. It is used as it
+    is, except that an emulator holding a snapshot named after the configuration (built
+    by `bmoca avd build`) is loaded from it.
     """
+    if target == "adb" or target.startswith("adb:"):
+        from bmoca.device.adb import open_adb
+
+        adb_device = open_adb(target)
+        if config is not None and adb_device.serial.startswith("emulator-"):
+            try:
+                names = adb_device.snapshots()
+            except DeviceError:
+                names = []
+            if config.id in names:
+                adb_device.snapshot_load(config.id)
+        return adb_device
     if target != "sim":
         raise ValueError(f"unknown device target {target!r}; supported: {', '.join(TARGETS)}")
     from bmoca.sim.device import SimDevice

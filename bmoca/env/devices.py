@@ -17,7 +17,9 @@ BASE_SNAPSHOT = "bmoca-config-base"
 class DevicePool:
     """Keeps one phone per configuration; `get` hands it back in its starting state.
 
-    `target` is `"sim"` (a simulated phone per configuration). A phone passed in as a
+    `target` is `"sim"` (a simulated phone per configuration) or an `adb...` target of
+    `bmoca.device.connect` (one real phone, put in each configuration from the emulator
+    snapshot named after it, when there is one). A phone passed in as a
     `Device` object is used as it is for every configuration: it must already be in the
     configuration the caller asks for (a real emulator loaded from its B-MoCA snapshot).
     """
@@ -32,16 +34,21 @@ class DevicePool:
         device = self._devices.get(config.id)
         if device is None:
             device = connect(self.target, config=config)
-            device.snapshot_save(BASE_SNAPSHOT)
+            device.snapshot_save(_base(config))
             self._devices[config.id] = device
         else:
-            device.snapshot_load(BASE_SNAPSHOT)
+            device.snapshot_load(_base(config))
         return device
 
     def close(self) -> None:
         for device in self._devices.values():
             device.close()
         self._devices.clear()
+
+
+def _base(config: DeviceConfig) -> str:
+    """One base snapshot per configuration: several may share one emulator."""
+    return f"{BASE_SNAPSHOT}-{config.id}"
 
 
 def resolve_config(config: str | DeviceConfig) -> DeviceConfig:

@@ -23,7 +23,7 @@ def run_id_for(agent: str, task_spec: str, split: str) -> str:
 def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Task],
              config_ids: Sequence[str], repeats: int, *, seed: int = 0, workers: int = 1,
              spec: dict | None = None, save_screens: bool = False,
-             agent_options: dict[str, Any] | None = None,
+             agent_options: dict[str, Any] | None = None, device: str = "sim",
              on_start: Callable[[int, int], None] | None = None,
              on_episode: Callable[[runner.Outcome], None] | None = None) -> int:
     """Play every episode of the plan that the store does not hold yet; returns how many.
@@ -47,7 +47,7 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
     todo = [e for e in episodes if e.key not in finished]
     if on_start:
         on_start(len(episodes), len(episodes) - len(todo))
-    for outcome in runner.execute(todo, workers, save_screens=save_screens):
+    for outcome in runner.execute(todo, workers, save_screens=save_screens, device=device):
         with _interrupts_deferred():
             record(store, run_id, outcome)
         if on_episode:

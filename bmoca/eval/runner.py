@@ -240,7 +240,7 @@ _WORKER_POOL: DevicePool | None = None
 
 def _worker_init() -> None:
     global _WORKER_POOL
-    _WORKER_POOL = DevicePool("sim")
+    _WORKER_POOL = DevicePool("sim")  # only the simulator runs in several workers
 
 
 def _worker_play(spec: EpisodeSpec, keep_screen: bool, env_options: dict[str, Any],
@@ -252,12 +252,18 @@ def _worker_play(spec: EpisodeSpec, keep_screen: bool, env_options: dict[str, An
 
 def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool = False,
             env_options: dict[str, Any] | None = None,
-            save_screens: bool = False) -> Iterator[Outcome]:
-    """Play episodes, yielding each outcome as it finishes (in completion order)."""
+            save_screens: bool = False, device: str = "sim") -> Iterator[Outcome]:
+    """Play episodes, yielding each outcome as it finishes (in completion order).
+
+    `device` is a `bmoca.device.connect` target; a real device (`adb...`) is one phone,
+    so its episodes run one at a time.
+    """
     specs = list(specs)
     env_options = env_options or {}
+    if device != "sim" and workers > 1:
+        raise ValueError(f"device {device!r} is one phone: use one worker")
     if workers <= 1:
-        pool = DevicePool("sim")
+        pool = DevicePool(device)
         try:
             for spec in specs:
                 yield play(spec, pool, keep_screen=keep_screen, env_options=env_options,

@@ -22,6 +22,7 @@ class Problem:
 
 
 def validate(task_list: Sequence[tasks.Task], config_ids: Sequence[str], *, workers: int = 1,
+             device: str = "sim",
              on_start: Callable[[int], None] | None = None,
              on_episode: Callable[[runner.Outcome], None] | None = None) -> list[Problem]:
     specs = (runner.plan("expert", task_list, config_ids, 1)
@@ -29,7 +30,7 @@ def validate(task_list: Sequence[tasks.Task], config_ids: Sequence[str], *, work
     if on_start:
         on_start(len(specs))
     problems = []
-    for outcome in runner.execute(specs, workers, keep_screen=True):
+    for outcome in runner.execute(specs, workers, keep_screen=True, device=device):
         if on_episode:
             on_episode(outcome)
         spec = outcome.spec

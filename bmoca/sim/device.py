@@ -292,6 +292,16 @@ class SimDevice(Device):
             self._invalidate()
         return out, code
 
+    def shell_streams(self, cmd: str, stdin: bytes = b"") -> tuple[list[tuple[int, bytes]], int]:
+        """Run `cmd` with `stdin`; ordered (fd, bytes) chunks (1 stdout, 2 stderr) and the
+        exit code, as the ADB endpoint's shell v2 needs them."""
+        from bmoca.sim.shell import Shell
+
+        chunks, code, changed = Shell(self).run_chunks(cmd, stdin.decode("utf-8", "surrogateescape"))
+        if changed:
+            self._invalidate()
+        return [(fd, text.encode("utf-8", "surrogateescape")) for fd, text in chunks], code
+
     def pull(self, path: str) -> bytes:
         from bmoca.device.contract import DeviceError
         from bmoca.sim.system.vfs import FsError

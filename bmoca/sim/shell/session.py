@@ -66,15 +66,22 @@ class Session(WordExpansion):
         return self.device.system.state.vfs
 
     def run(self, cmd: str) -> tuple[str, int, bool]:
-        """Run one command line as `adb shell CMD` does; never raises."""
+        """Run one command line as `adb shell CMD` does (stdout and stderr merged, in
+        order); never raises."""
+        chunks, status, changed = self.run_chunks(cmd)
+        return "".join(text for _, text in chunks), status, changed
+
+    def run_chunks(self, cmd: str, stdin: str = "") -> tuple[list[tuple[int, str]], int, bool]:
+        """Like `run`, but stdout (fd 1) and stderr (fd 2) stay apart, in order, and the
+        script reads `stdin` (what ADB's shell protocol v2 carries)."""
         self.changed = False
         try:
-            chunks, status = self._run_text(cmd, "")
+            chunks, status = self._run_text(cmd, stdin)
         except ShellError as exc:
-            return exc.message, exc.code, self.changed
+            return [(2, exc.message)] if exc.message else [], exc.code, self.changed
         except Exception as exc:  # noqa: BLE001 - the shell must never let an error out
-            return f"{SH}: internal error: {type(exc).__name__}: {exc}\n", 255, True
-        return "".join(text for _, text in chunks), status & 0xFF, self.changed
+            return [(2, f"{SH}: internal error: {type(exc).__name__}: {exc}\n")], 255, True
+        return chunks, status & 0xFF, self.changed
 
     def _run_text(self, text: str, stdin: str) -> tuple[list[tuple[int, str]], int]:
         if self.depth >= MAX_DEPTH:
