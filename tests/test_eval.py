@@ -23,10 +23,10 @@ TWO_TASKS = [tasks.get("settings/turn_on_wifi"), tasks.get("settings/toggle_dark
 CONFIGS = ["test_env_100", "test_env_109"]
 
 
-def bmoca_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+def bmoca_cli(*args: str, cwd: Path, timeout: int = 300) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "160"}
     return subprocess.run([sys.executable, "-m", "bmoca.cli.main", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=timeout)
 
 
 def test_evaluate_stores_every_episode_and_skips_finished_ones(tmp_path):
@@ -130,7 +130,10 @@ def test_eval_command_rejects_bad_names(tmp_path):
 
 @pytest.mark.slow
 def test_validate_command_passes_for_every_task_in_all_45_configurations(tmp_path):
-    result = bmoca_cli("validate", "--tasks", "all", "--workers", "2", cwd=tmp_path)
+    # every expert and the do-nothing agent on every task in 45 configurations: the
+    # suite's longest test (about 2 minutes on 2 idle cores)
+    result = bmoca_cli("validate", "--tasks", "all", "--workers", "2", cwd=tmp_path,
+                       timeout=1200)
     assert result.returncode == 0, result.stdout
     assert f"{len(tasks.select('all'))} tasks x 45 configurations" in " ".join(result.stdout.split())
 
