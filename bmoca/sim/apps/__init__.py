@@ -26,10 +26,12 @@ def installed_apps() -> dict[str, App]:
     from bmoca.sim.apps.settings.app import SettingsApp
     from bmoca.sim.apps.snapseed.app import SnapseedApp
     from bmoca.sim.apps.systemui.app import SystemUI
+    from bmoca.sim.apps.wikipedia.app import WikipediaApp
 
     apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
                        ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
-                       FilesApp(), ChromeApp(), SnapseedApp()]
+                       FilesApp(), ChromeApp(), SnapseedApp(),
+                       WikipediaApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}

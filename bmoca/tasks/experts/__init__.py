@@ -16,16 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bmoca.tasks.experts import base, clock, files, snapseed
+from bmoca.tasks.experts import base, clock, files
 from bmoca.tasks.experts.base import Expert, ExpertStuck, Screen
 
 STAGES = {
     "open_app": base.open_app, "tap_id": base.tap_id, "set_switch": base.set_switch,
     "slide": base.slide, "tap_if_shown": base.tap_if_shown, "wait_for": base.wait_for,
-    "tap_unless_shown": base.tap_unless_shown,
+    "tap_unless_shown": base.tap_unless_shown, "back_until": base.back_until,
     **clock.STAGES,
     **files.STAGES,
-    **snapseed.STAGES,
 }
 
 __all__ = ["Expert", "ExpertStuck", "Screen", "build", "check_plan"]

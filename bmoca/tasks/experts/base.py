@@ -289,6 +289,21 @@ def wait_for(id: str) -> Stage:
     return stage
 
 
+def back_until(id: str) -> Stage:
+    """Press BACK until `id` is on screen (leaving pages whose Up button has no id)."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        if screen.has(id):
+            return None
+        count = expert.scratch.get("backs", 0)
+        if count >= 4:
+            raise ExpertStuck(f"stage {expert.stage}: {id} never came back")
+        expert.scratch["backs"] = count + 1
+        return BACK
+
+    return stage
+
+
 def _fully_shown(node: Node, screen: Screen) -> bool:
     """Inside its scroll container, with room to spare (a clipped row may not take taps)."""
     containers = [n for n in screen.nodes if n.scrollable and _inside(node.bounds, n.bounds)]

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bmoca.formats import shared_prefs as prefs
 from bmoca.sim.apps.base import Context
-from bmoca.sim.apps.snapseed import photo, prefs
+from bmoca.sim.apps.snapseed import photo
 from bmoca.sim.system.vfs import FsError, VirtualFS
 from bmoca.sim.ui.view import Color, View
 
 PACKAGE = "com.niksoftware.snapseed"
+PREFS_PATH = "/data/data/com.niksoftware.snapseed/shared_prefs/Preferences.xml"
 DARK_THEME = "pref_appearance_use_dark_theme"
 LONG_EDGE = "pref_export_setting_long_edge"
 COMPRESSION = "pref_export_setting_compression"
@@ -38,7 +40,7 @@ class SnapseedData:
 def load(ctx: Context) -> None:
     """Read Preferences.xml (at every start: a task's set-up may have pushed one)."""
     try:
-        raw = ctx.system.state.vfs.read(prefs.PATH)
+        raw = ctx.system.state.vfs.read(PREFS_PATH)
     except FsError:
         ctx.data.prefs = {}
         return
@@ -49,7 +51,7 @@ def put(ctx: Context, key: str, value: prefs.Value) -> None:
     """SharedPreferences.Editor.apply(): the whole file is rewritten."""
     data: SnapseedData = ctx.data
     data.prefs[key] = value
-    ctx.system.state.vfs.write(prefs.PATH, prefs.dump(data.prefs))
+    ctx.system.state.vfs.write(PREFS_PATH, prefs.dump(data.prefs))
 
 
 @dataclass(frozen=True)

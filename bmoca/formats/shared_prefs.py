@@ -1,4 +1,4 @@
-"""Snapseed's `shared_prefs/Preferences.xml`, in Android's SharedPreferences format
+"""Android's SharedPreferences files (`shared_prefs/*.xml`) in their real format
 (`XmlUtils.writeMapXml` through `FastXmlSerializer`): one element per entry, typed by its
 tag (`boolean`/`int`/`long`/`float` carry a `value` attribute, `string` its text)."""
 
@@ -8,7 +8,6 @@ from xml.sax.saxutils import escape, quoteattr
 
 from lxml import etree
 
-PATH = "/data/data/com.niksoftware.snapseed/shared_prefs/Preferences.xml"
 HEADER = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n"
 Value = bool | int | float | str
 
