@@ -23,9 +23,11 @@ def installed_apps() -> dict[str, App]:
     from bmoca.sim.apps.messages.app import MessagesApp
     from bmoca.sim.apps.settings.app import SettingsApp
     from bmoca.sim.apps.systemui.app import SystemUI
+    from bmoca.sim.apps.walmart.app import WalmartApp
 
     apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
-                       ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp()]
+                       ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
+                       WalmartApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}
