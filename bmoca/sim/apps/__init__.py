@@ -18,6 +18,7 @@ def installed_apps() -> dict[str, App]:
     from bmoca.sim.apps.contacts.app import ContactsApp
     from bmoca.sim.apps.dialer.app import DialerApp
     from bmoca.sim.apps.dialer.incall import TelecomApp
+    from bmoca.sim.apps.instagram.app import InstagramApp
     from bmoca.sim.apps.keyboard.app import Gboard
     from bmoca.sim.apps.launcher.app import Launcher
     from bmoca.sim.apps.messages.app import MessagesApp
@@ -27,7 +28,7 @@ def installed_apps() -> dict[str, App]:
 
     apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
                        ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
-                       WalmartApp()]
+                       WalmartApp(), InstagramApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}
