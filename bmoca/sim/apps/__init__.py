@@ -20,18 +20,20 @@ def installed_apps() -> dict[str, App]:
     from bmoca.sim.apps.dialer.app import DialerApp
     from bmoca.sim.apps.dialer.incall import TelecomApp
     from bmoca.sim.apps.files.app import FilesApp
+    from bmoca.sim.apps.instagram.app import InstagramApp
     from bmoca.sim.apps.keyboard.app import Gboard
     from bmoca.sim.apps.launcher.app import Launcher
     from bmoca.sim.apps.messages.app import MessagesApp
     from bmoca.sim.apps.settings.app import SettingsApp
     from bmoca.sim.apps.snapseed.app import SnapseedApp
     from bmoca.sim.apps.systemui.app import SystemUI
+    from bmoca.sim.apps.walmart.app import WalmartApp
     from bmoca.sim.apps.wikipedia.app import WikipediaApp
 
     apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
                        ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
-                       FilesApp(), ChromeApp(), SnapseedApp(),
-                       WikipediaApp()]
+                       FilesApp(), ChromeApp(), SnapseedApp(), WikipediaApp(), WalmartApp(),
+                       InstagramApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}
