@@ -20,6 +20,7 @@ def installed_apps() -> dict[str, App]:
     from bmoca.sim.apps.dialer.app import DialerApp
     from bmoca.sim.apps.dialer.incall import TelecomApp
     from bmoca.sim.apps.files.app import FilesApp
+    from bmoca.sim.apps.gmail.app import GmailApp
     from bmoca.sim.apps.keyboard.app import Gboard
     from bmoca.sim.apps.launcher.app import Launcher
     from bmoca.sim.apps.messages.app import MessagesApp
@@ -28,7 +29,7 @@ def installed_apps() -> dict[str, App]:
 
     apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
                        ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
-                       FilesApp(), ChromeApp()]
+                       FilesApp(), ChromeApp(), GmailApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}

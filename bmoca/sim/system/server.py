@@ -301,8 +301,13 @@ class ActivityManager:
         self.state.foreground = self.state.home
         self._create(record)
 
-    def start_activity(self, intent: Intent, caller: str, caller_uid: int | None = None) -> bool:
-        """Resolve and start; False (with Android's warning line) if nothing handles it."""
+    def start_activity(self, intent: Intent, caller: str, caller_uid: int | None = None,
+                       bring_to_front: bool = True) -> bool:
+        """Resolve and start; False (with Android's warning line) if nothing handles it.
+
+        A launcher intent for a package that has a task brings that task to front, unless
+        `bring_to_front` is False (a launcher alias's trampoline handing over to the real
+        activity inside its own task, as Gmail's does)."""
         target = self.resolve(intent)
         if caller_uid is None:
             caller_uid = self.system.apps[caller].uid if caller in self.system.apps else 1000
@@ -323,7 +328,7 @@ class ActivityManager:
             return True
         if new_task:
             task = self.state.task_for(package)
-            if task is not None and task.records and intent.is_launcher:
+            if task is not None and task.records and intent.is_launcher and bring_to_front:
                 self._bring_to_front(task)
                 return True
             if task is None:
