@@ -90,3 +90,18 @@ def test_the_open_task_near_misses_and_right_paths():
         path(device)
         verdict = task.is_successful(device, start)
         assert verdict.ok is True, verdict.trace
+
+
+def test_the_keyboard_logs_one_attach_per_focused_field(device):
+    open_gmail(device)
+    assert "AndroidIME" not in logcat(device, "AndroidIME:I")
+    tap_on(device, resource_id=G + "open_search")
+    device.screenshot()
+    device.input_text("x")
+    lines = [ln for ln in logcat(device, "AndroidIME:I").splitlines() if "onActivate" in ln]
+    assert len(lines) == 1 and "EditorInfo{packageName=com.google.android.gm," in lines[0]
+    device.press("BACK")
+    device.press("BACK")
+    tap_on(device, resource_id=G + "open_search")
+    lines = [ln for ln in logcat(device, "AndroidIME:I").splitlines() if "onActivate" in ln]
+    assert len(lines) == 2

@@ -64,6 +64,8 @@ class SystemState:
     wifi_before_airplane: bool = False
     """Wi-Fi was on when airplane mode went on, so it comes back when it goes off."""
     boot_count: int = 0
+    ime_target: tuple[str, str, str] | None = None
+    """(package, activity, field id) the keyboard last attached to; None while it is hidden."""
 
 
 class InstalledApp(Protocol):
@@ -147,6 +149,25 @@ class SystemServer:
 
     def log_from(self, package: str, priority: str, tag: str, message: str) -> None:
         self.log(self.pid_of(package), priority, tag, message)
+
+    def note_ime_focus(self) -> None:
+        """Gboard's `AndroidIME` line when the keyboard attaches to a newly focused text field
+        (android10_ui_facts.md §1.15); called after every input, once per attach."""
+        from bmoca.sim.system.windows import IME_PACKAGE
+
+        record = self.am.top_record()
+        target = ((record.package, record.cls, record.focus)
+                  if record is not None and record.focus else None)
+        if target == getattr(self.state, "ime_target", None):
+            return
+        self.state.ime_target = target
+        if target is not None:
+            self.log_from(IME_PACKAGE, "I", "AndroidIME",
+                          "AbstractIme.onActivate():96 LatinIme.onActivate() : EditorInfo = "
+                          f"EditorInfo{{packageName={target[0]}, inputType=1, "
+                          "inputTypeString=Normal, enableLearning=true, autoCorrection=true, "
+                          "autoComplete=true, imeOptions=2000003, privateImeOptions=null, "
+                          "actionName=SEARCH}")
 
     # -- boot -----------------------------------------------------------------------
     def boot(self, first: bool) -> None:
