@@ -23,13 +23,16 @@ def installed_apps() -> dict[str, App]:
     from bmoca.sim.apps.gmail.app import GmailApp
     from bmoca.sim.apps.keyboard.app import Gboard
     from bmoca.sim.apps.launcher.app import Launcher
+    from bmoca.sim.apps.maps.app import MapsApp
     from bmoca.sim.apps.messages.app import MessagesApp
     from bmoca.sim.apps.settings.app import SettingsApp
     from bmoca.sim.apps.systemui.app import SystemUI
+    from bmoca.sim.apps.youtube.app import YouTubeApp
 
     apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
                        ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
-                       FilesApp(), ChromeApp(), GmailApp()]
+                       FilesApp(), ChromeApp(), GmailApp(),
+                       MapsApp(), YouTubeApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}
