@@ -14,6 +14,7 @@ from bmoca.device import DeviceConfig, connect
 
 M = "com.google.android.apps.maps:id/"
 Y = "com.google.android.youtube:id/"
+P = "com.google.android.apps.photos:id/"
 
 
 def launch(device, package: str) -> None:
@@ -48,6 +49,20 @@ def youtube_settings(d):
 def youtube_pair(d):
     youtube_settings(d)
     tap_on(d, resource_id="android:id/title", index=1)
+
+
+def open_photos(d):
+    launch(d, "com.google.android.apps.photos")
+
+
+def photos_library(d):
+    open_photos(d)
+    tap_on(d, resource_id=P + "tab_library")
+
+
+def photos_trash(d):
+    photos_library(d)
+    tap_on(d, resource_id=P + "trash")
 
 
 def messages_search(d):
@@ -101,7 +116,34 @@ def test_maps_and_youtube_in_other_languages_and_themes(locale, dark, search_her
     assert (device.screenshot()[1200, 540].mean() < 80) == dark
 
 
+def test_photos_grid_shows_the_storage_images_and_library_opens_trash(device):
+    device.shell("mkdir -p /sdcard/DCIM/Camera")
+    device.shell("touch /sdcard/DCIM/Camera/IMG_0001.jpg")
+    device.shell("touch /sdcard/Pictures/cat.png")
+    open_photos(device)
+    tiles = nodes(device.dump_hierarchy(), resource_id=P + "photo_grid_item")
+    assert sorted(n.get("content-desc") for n in tiles) == ["IMG_0001.jpg", "cat.png"]
+    tap_on(device, resource_id=P + "tab_library")
+    tap_on(device, resource_id=P + "trash")
+    assert ("cmp=com.google.android.apps.photos/.trash.ui.TrashPhotosActivity"
+            in logcat(device, "ActivityTaskManager:I"))
+
+
+@pytest.mark.parametrize(("locale", "dark", "trash"), [
+    ("ja-JP", True, "ゴミ箱"), ("ar-EG", False, "المهملات")])
+def test_photos_in_other_languages_and_themes(locale, dark, trash):
+    device = connect("sim", DeviceConfig(locale=locale, dark_theme=dark))
+    photos_library(device)
+    xml = device.dump_hierarchy()
+    assert nodes(xml, resource_id=P + "trash")[0].get("content-desc") == trash
+    first = bounds(nodes(xml, resource_id=P + "tab_photos")[0])
+    assert (first[0] > 540) == locale.startswith("ar")  # mirrored tabs
+    assert (device.screenshot()[1200, 540].mean() < 80) == dark
+
+
 NEAR_MISSES = {
+    "photos/open_the_photos_app": [open_maps],
+    "photos/go_to_trash_page_in_photo": [open_photos, photos_library],
     "maps/open_the_map_app": [open_youtube],
     "maps/activate_the_search_bar_in_map": [open_maps, youtube_search, messages_search],
     "youtube/open_Youtube": [open_maps],
@@ -121,6 +163,8 @@ def twice(first, then):
 
 
 RIGHT_PATHS = {
+    "photos/open_the_photos_app": [open_photos, twice(open_photos, open_photos)],
+    "photos/go_to_trash_page_in_photo": [photos_trash, twice(photos_library, photos_trash)],
     "maps/open_the_map_app": [open_maps, twice(open_maps, open_maps)],
     "maps/activate_the_search_bar_in_map": [maps_search, twice(youtube_search, maps_search)],
     "youtube/open_Youtube": [open_youtube, twice(open_youtube, open_youtube)],

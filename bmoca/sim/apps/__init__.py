@@ -25,6 +25,7 @@ def installed_apps() -> dict[str, App]:
     from bmoca.sim.apps.launcher.app import Launcher
     from bmoca.sim.apps.maps.app import MapsApp
     from bmoca.sim.apps.messages.app import MessagesApp
+    from bmoca.sim.apps.photos.app import PhotosApp
     from bmoca.sim.apps.settings.app import SettingsApp
     from bmoca.sim.apps.systemui.app import SystemUI
     from bmoca.sim.apps.youtube.app import YouTubeApp
@@ -32,7 +33,7 @@ def installed_apps() -> dict[str, App]:
     apps: list[App] = [Launcher(), SystemUI(), Gboard(), SettingsApp(), CalculatorApp(),
                        ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
                        FilesApp(), ChromeApp(), GmailApp(),
-                       MapsApp(), YouTubeApp()]
+                       MapsApp(), YouTubeApp(), PhotosApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}
