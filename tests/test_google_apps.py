@@ -141,7 +141,33 @@ def test_photos_in_other_languages_and_themes(locale, dark, trash):
     assert (device.screenshot()[1200, 540].mean() < 80) == dark
 
 
+def test_camera_start_proc_names_the_launcher_and_the_shutter_works(device):
+    launch(device, "com.android.camera2")
+    assert ("com.android.camera2/u0a83 for activity "
+            "{com.android.camera2/com.android.camera.CameraLauncher}") in logcat(
+        device, "ActivityManager:I")
+    assert "cmp=com.android.camera2/com.android.camera.CameraActivity" in logcat(
+        device, "ActivityTaskManager:I")
+    tap_on(device, resource_id="com.android.camera2:id/mode_options_toggle")
+    assert nodes(device.dump_hierarchy(), resource_id="com.android.camera2:id/mode_name")[
+        0].get("text") == "Video"
+
+
+@pytest.mark.parametrize(("locale", "dark", "video"), [("zh-Hans-CN", True, "视频"),
+                                                       ("ur-PK", False, "ویڈیو")])
+def test_camera_in_other_languages_and_themes(locale, dark, video):
+    device = connect("sim", DeviceConfig(locale=locale, dark_theme=dark))
+    launch(device, "com.android.camera2")
+    tap_on(device, resource_id="com.android.camera2:id/mode_options_toggle")
+    xml = device.dump_hierarchy()
+    assert nodes(xml, resource_id="com.android.camera2:id/mode_name")[0].get("text") == video
+    toggle = bounds(nodes(xml, resource_id="com.android.camera2:id/mode_options_toggle")[0])
+    assert (toggle[0] < 540) == locale.startswith("ur")  # mirrored bottom bar
+    assert device.screenshot()[1000, 540].mean() > 80  # the viewfinder's scene, either theme
+
+
 NEAR_MISSES = {
+    "camera/open_the_camera_app": [open_maps, open_photos],
     "photos/open_the_photos_app": [open_maps],
     "photos/go_to_trash_page_in_photo": [open_photos, photos_library],
     "maps/open_the_map_app": [open_youtube],
@@ -163,6 +189,7 @@ def twice(first, then):
 
 
 RIGHT_PATHS = {
+    "camera/open_the_camera_app": [lambda d: launch(d, "com.android.camera2")],
     "photos/open_the_photos_app": [open_photos, twice(open_photos, open_photos)],
     "photos/go_to_trash_page_in_photo": [photos_trash, twice(photos_library, photos_trash)],
     "maps/open_the_map_app": [open_maps, twice(open_maps, open_maps)],
