@@ -166,7 +166,32 @@ def test_camera_in_other_languages_and_themes(locale, dark, video):
     assert device.screenshot()[1000, 540].mean() > 80  # the viewfinder's scene, either theme
 
 
+def test_calendar_shows_the_month_of_the_virtual_clock(device):
+    launch(device, "com.google.android.calendar")
+    assert ("cmp=com.google.android.calendar/com.android.calendar.AllInOneActivity"
+            in logcat(device, "ActivityTaskManager:I"))
+    xml = device.dump_hierarchy()
+    month, year = nodes(xml, resource_id="com.google.android.calendar:id/date_picker_text_view"
+                        )[0].get("text").split()
+    assert month == "January" and year == "2024"  # the default clock: 2024-01-17
+    assert nodes(xml, resource_id="com.google.android.calendar:id/floating_action_button")
+
+
+@pytest.mark.parametrize(("locale", "dark", "title"), [("ja-JP", False, "1月 2024"),
+                                                       ("ar-EG", True, "يناير ٢٠٢٤")])
+def test_calendar_in_other_languages_and_themes(locale, dark, title):
+    device = connect("sim", DeviceConfig(locale=locale, dark_theme=dark))
+    launch(device, "com.google.android.calendar")
+    xml = device.dump_hierarchy()
+    assert nodes(xml, resource_id="com.google.android.calendar:id/date_picker_text_view")[
+        0].get("text") == title
+    fab = bounds(nodes(xml, resource_id="com.google.android.calendar:id/floating_action_button")[0])
+    assert (fab[0] < 540) == locale.startswith("ar")
+    assert (device.screenshot()[1200, 540].mean() < 80) == dark
+
+
 NEAR_MISSES = {
+    "calendar/open_the_calendar_app": [open_maps, open_photos],
     "camera/open_the_camera_app": [open_maps, open_photos],
     "photos/open_the_photos_app": [open_maps],
     "photos/go_to_trash_page_in_photo": [open_photos, photos_library],
@@ -189,6 +214,7 @@ def twice(first, then):
 
 
 RIGHT_PATHS = {
+    "calendar/open_the_calendar_app": [lambda d: launch(d, "com.google.android.calendar")],
     "camera/open_the_camera_app": [lambda d: launch(d, "com.android.camera2")],
     "photos/open_the_photos_app": [open_photos, twice(open_photos, open_photos)],
     "photos/go_to_trash_page_in_photo": [photos_trash, twice(photos_library, photos_trash)],

@@ -14,6 +14,7 @@ def installed_apps() -> dict[str, App]:
     """Every package the phone has, keyed by package name (a fresh instance per device)."""
     from bmoca.sim.apps import generic
     from bmoca.sim.apps.calculator.app import CalculatorApp
+    from bmoca.sim.apps.calendar.app import CalendarApp
     from bmoca.sim.apps.camera.app import CameraApp
     from bmoca.sim.apps.chrome.app import ChromeApp
     from bmoca.sim.apps.clock.app import ClockApp
@@ -35,7 +36,7 @@ def installed_apps() -> dict[str, App]:
                        ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
                        FilesApp(), ChromeApp(), GmailApp(),
                        MapsApp(), YouTubeApp(), PhotosApp(),
-                       CameraApp()]
+                       CameraApp(), CalendarApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}
