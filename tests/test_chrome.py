@@ -156,8 +156,10 @@ def test_chrome_in_other_languages_and_themes(locale, dark, two):
 
 def test_the_chrome_suite():
     assert ALL_CHROME == ["chrome/go_to_search_history_in_Chrome", "chrome/open_Chrome",
-                          "chrome/open_a_new_tab_in_Chrome"]
-    assert [t.step_limit for t in tasks.list(app="Chrome")] == [6, 4, 5]
+                          "chrome/open_a_new_tab_in_Chrome",
+                          "chrome/activate_the_search_bar_in_chrome"]
+    assert [t.step_limit for t in tasks.list(app="Chrome")] == [6, 4, 5, 5]
+    assert [t.id for t in tasks.select("v1") if t.app == "Chrome"] == ALL_CHROME[3:]
 
 
 def near_misses(task_id: str):
@@ -165,6 +167,12 @@ def near_misses(task_id: str):
     if name == "open_Chrome":
         yield lambda d: d.shell("am start -n com.android.settings/.Settings")
         yield lambda d: d.shell("monkey -p com.google.android.youtube 1")
+    elif name == "activate_the_search_bar_in_chrome":
+        yield open_chrome
+        yield lambda d: (d.shell("monkey -p com.google.android.apps.messaging 1"),
+                         tap_on(d, resource_id="com.google.android.apps.messaging:id/"
+                                               "action_zero_state_search"))
+        yield lambda d: (open_chrome(d), menu(d, "History"))
     elif name == "open_a_new_tab_in_Chrome":
         yield open_chrome
         yield lambda d: (open_chrome(d), menu(d, "New incognito tab"))
@@ -187,6 +195,15 @@ def right_paths(task_id: str):
             d.press("HOME")
             open_chrome(d)
         yield from_recents
+    elif name == "activate_the_search_bar_in_chrome":
+        yield lambda d: (open_chrome(d), tap_on(d, resource_id=C + "url_bar"))
+
+        def twice(d):  # focus, leave with Back, focus again: still one attach logged each
+            open_chrome(d)
+            tap_on(d, resource_id=C + "url_bar")
+            d.press("BACK")
+            tap_on(d, resource_id=C + "url_bar")
+        yield twice
     elif name == "open_a_new_tab_in_Chrome":
         yield lambda d: (open_chrome(d), menu(d, 0))
 

@@ -113,8 +113,9 @@ def tasks():
 
 
 def test_task_file(tasks):
-    assert sorted(tasks) == ["messages/open_the_message_app", "messages/start_chatting_in_message"]
-    assert [t.step_limit for t in tasks.values()] == [4, 5]
+    assert sorted(tasks) == ["messages/activate_the_search_bar_in_message",
+                             "messages/open_the_message_app", "messages/start_chatting_in_message"]
+    assert [t.step_limit for t in tasks.values()] == [4, 5, 5]
 
 
 def test_experts_succeed_and_doing_nothing_fails(tasks):

@@ -42,6 +42,7 @@ class SimDevice(Device):
     # -- frames ---------------------------------------------------------------------
     def _invalidate(self) -> None:
         self._frame = None
+        self.system.note_ime_focus()
 
     @property
     def frame(self) -> Frame:

@@ -158,8 +158,9 @@ class Context:
     def log(self, priority: str, tag: str, message: str) -> None:
         self.system.log_from(self.package, priority, tag, message)
 
-    def start_activity(self, intent: Intent) -> None:
-        self.system.am.start_activity(intent, caller=self.package)
+    def start_activity(self, intent: Intent, bring_to_front: bool = True) -> None:
+        self.system.am.start_activity(intent, caller=self.package,
+                                      bring_to_front=bring_to_front)
 
     def finish(self) -> None:
         if self.record is not None:

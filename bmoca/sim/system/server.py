@@ -65,6 +65,8 @@ class SystemState:
     wifi_before_airplane: bool = False
     """Wi-Fi was on when airplane mode went on, so it comes back when it goes off."""
     boot_count: int = 0
+    ime_target: tuple[str, str, str] | None = None
+    """(package, activity, field id) the keyboard last attached to; None while it is hidden."""
 
 
 class InstalledApp(Protocol):
@@ -148,6 +150,25 @@ class SystemServer:
 
     def log_from(self, package: str, priority: str, tag: str, message: str) -> None:
         self.log(self.pid_of(package), priority, tag, message)
+
+    def note_ime_focus(self) -> None:
+        """Gboard's `AndroidIME` line when the keyboard attaches to a newly focused text field
+        (android10_ui_facts.md §1.15); called after every input, once per attach."""
+        from bmoca.sim.system.windows import IME_PACKAGE
+
+        record = self.am.top_record()
+        target = ((record.package, record.cls, record.focus)
+                  if record is not None and record.focus else None)
+        if target == getattr(self.state, "ime_target", None):
+            return
+        self.state.ime_target = target
+        if target is not None:
+            self.log_from(IME_PACKAGE, "I", "AndroidIME",
+                          "AbstractIme.onActivate():96 LatinIme.onActivate() : EditorInfo = "
+                          f"EditorInfo{{packageName={target[0]}, inputType=1, "
+                          "inputTypeString=Normal, enableLearning=true, autoCorrection=true, "
+                          "autoComplete=true, imeOptions=2000003, privateImeOptions=null, "
+                          "actionName=SEARCH}")
 
     # -- boot -----------------------------------------------------------------------
     def boot(self, first: bool) -> None:
@@ -304,8 +325,13 @@ class ActivityManager:
         self.state.foreground = self.state.home
         self._create(record)
 
-    def start_activity(self, intent: Intent, caller: str, caller_uid: int | None = None) -> bool:
-        """Resolve and start; False (with Android's warning line) if nothing handles it."""
+    def start_activity(self, intent: Intent, caller: str, caller_uid: int | None = None,
+                       bring_to_front: bool = True) -> bool:
+        """Resolve and start; False (with Android's warning line) if nothing handles it.
+
+        A launcher intent for a package that has a task brings that task to front, unless
+        `bring_to_front` is False (a launcher alias's trampoline handing over to the real
+        activity inside its own task, as Gmail's does)."""
         target = self.resolve(intent)
         if caller_uid is None:
             caller_uid = self.system.apps[caller].uid if caller in self.system.apps else 1000
@@ -326,7 +352,7 @@ class ActivityManager:
             return True
         if new_task:
             task = self.state.task_for(package)
-            if task is not None and task.records and intent.is_launcher:
+            if task is not None and task.records and intent.is_launcher and bring_to_front:
                 self._bring_to_front(task)
                 return True
             if task is None:
