@@ -75,3 +75,29 @@ def run_attempts(task_id: str, attempts, expect: bool, config: str = "test_env_1
         attempt(device)
         verdict = task.is_successful(device, start)
         assert verdict.ok is expect, (getattr(attempt, "__name__", attempt), verdict.trace)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """Phones shared by a module's episodes (reset from snapshots, as the runner does)."""
+    from bmoca.env import DevicePool
+
+    devices = DevicePool()
+    yield devices
+    devices.close()
+
+
+def run_expert(pool, task_id: str, config: str) -> dict:
+    """Play a task's expert through the env's JSON actions; the last step's info."""
+    import bmoca
+    from bmoca import tasks
+    from bmoca.agents import ExpertAgent
+
+    env = bmoca.make(task_id, config, device=pool, observation="xml", action="json")
+    observation, info = env.reset(seed=0)
+    agent = ExpertAgent(tasks.get(task_id))
+    agent.reset(env.goal, seed=0)
+    while True:
+        observation, reward, terminated, truncated, info = env.step(agent.act(observation))
+        if terminated or truncated:
+            return info

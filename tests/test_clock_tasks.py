@@ -4,27 +4,18 @@ keyboard input), and a near miss fails it."""
 from __future__ import annotations
 
 import pytest
-from conftest import bounds, nodes
+from conftest import bounds, nodes, run_expert
 
 import bmoca
 import bmoca.configs
 import bmoca.device
 from bmoca import tasks
-from bmoca.agents import ExpertAgent
-from bmoca.env import DevicePool
 
 C = "com.google.android.deskclock:id/"
 DESK = "com.google.android.deskclock/com.android.deskclock.DeskClock"
 HELPER = "android.widget.RadialTimePickerView.RadialPickerTouchHelper"
 ALL_CLOCK = [t.id for t in tasks.load_file("bmoca/tasks/data/clock.yaml")]
 WEEK = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
-
-@pytest.fixture(scope="module")
-def pool():
-    pool = DevicePool()
-    yield pool
-    pool.close()
 
 
 def test_the_clock_suite():
@@ -38,18 +29,6 @@ def test_the_clock_suite():
     assert limits["clock/create_alarm_at_10:30_am_on_every_weekend"] == 15
     assert limits["clock/go_to_the_stopwatch_page_in_clock"] == 3
     assert all(t.category == "Event" and t.expert for t in clock_tasks)
-
-
-def run_expert(pool, task_id: str, config: str) -> dict:
-    task = tasks.get(task_id)
-    env = bmoca.make(task_id, config, device=pool, observation="xml", action="json")
-    observation, info = env.reset(seed=0)
-    agent = ExpertAgent(task)
-    agent.reset(env.goal, seed=0)
-    while True:
-        observation, reward, terminated, truncated, info = env.step(agent.act(observation))
-        if terminated or truncated:
-            return info
 
 
 @pytest.mark.parametrize("task_id", ALL_CLOCK)

@@ -12,7 +12,6 @@ import bmoca.configs
 import bmoca.device
 from bmoca import tasks
 from bmoca.agents import ExpertAgent
-from bmoca.env import DevicePool
 from bmoca.formats.phone_numbers import format_as_you_type, is_emergency, is_phone_number
 
 D = "com.android.dialer:id/"
@@ -267,13 +266,6 @@ WRONG = {  # task -> (digits to dial instead, or a special wrong action)
     "phone/press_the_call_button_in_dial": "delete",
     "phone/turn_off_the_call_in_process": "mute",
 }
-
-
-@pytest.fixture(scope="module")
-def pool():
-    pool = DevicePool()
-    yield pool
-    pool.close()
 
 
 def test_the_phone_suite():

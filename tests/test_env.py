@@ -12,16 +12,8 @@ import bmoca
 import bmoca.configs
 from bmoca import tasks
 from bmoca.agents import ExpertAgent, RandomAgent
-from bmoca.env import DevicePool
 
 WIFI = "settings/turn_on_wifi"
-
-
-@pytest.fixture(scope="module")
-def pool():
-    pool = DevicePool()
-    yield pool
-    pool.close()
 
 
 def play(env, agent, seed):

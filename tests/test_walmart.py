@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import bounds, launch, logcat, nodes, tap_on
+from conftest import bounds, launch, logcat, nodes, run_expert, tap_on
 
 import bmoca
 import bmoca.configs
 import bmoca.device
 from bmoca import tasks
-from bmoca.agents import ExpertAgent
-from bmoca.env import DevicePool
 
 W = "com.walmart.android:id/"
 SPLASH = "com.walmart.android/com.walmart.glass.integration.splash.SplashActivity"
@@ -166,25 +164,6 @@ def test_dark_theme(config):
 
 
 # -- the tasks ------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def pool():
-    pool = DevicePool()
-    yield pool
-    pool.close()
-
-
-def run_expert(pool, task_id: str, config: str) -> dict:
-    task = tasks.get(task_id)
-    env = bmoca.make(task_id, config, device=pool, observation="xml", action="json")
-    observation, info = env.reset(seed=0)
-    agent = ExpertAgent(task)
-    agent.reset(env.goal, seed=0)
-    while True:
-        observation, reward, terminated, truncated, info = env.step(agent.act(observation))
-        if terminated or truncated:
-            return info
-
 
 @pytest.mark.parametrize("task_id", ALL_WALMART)
 @pytest.mark.parametrize("config", ["test_env_100", "test_env_109"])
