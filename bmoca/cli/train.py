@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 console = Console()
 train_app = typer.Typer(no_args_is_help=True,
@@ -73,7 +74,7 @@ def train_bc(
         bc.save(policy, out, settings, extra={"data": str(data), "tasks": task_ids,
                                               "configs": config_ids})
     except (TrainError, ValueError, ImportError, OSError) as exc:
-        console.print(f"[red]error:[/] {exc}", highlight=False)
+        console.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from None
     console.print(json.dumps({"checkpoint": str(out), "steps": steps,
                               "final_loss": round(sum(result.losses[-20:]) /
