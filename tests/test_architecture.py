@@ -32,6 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bmoca.tasks",),
     ("bmoca.env", "bmoca"),
     ("bmoca.demos",),
+    # training reads demonstrations; the agents load what it trains (bc:CHECKPOINT)
+    ("bmoca.train",),
     ("bmoca.agents",),
     ("bmoca.eval", "bmoca.demos.generate"),
     ("bmoca.cli",),

@@ -231,7 +231,8 @@ def _terminate_like_ctrl_c() -> None:
 
 @app.command("eval")
 def evaluate_command(
-    agent: str = typer.Option("expert", help="expert, random, random:dual_gesture, noop, or a "
+    agent: str = typer.Option("expert", help="expert, random, random:dual_gesture, noop, "
+                              "bc:CHECKPOINT (bmoca train bc), or a "
                               "model agent [llm|mllm|t3a|m3a/]<provider>:<model>[@<base_url>], "
                               "e.g. openai:gpt-4o (docs/agents.md)"),
     task_spec: str = typer.Option("settings", "--tasks",
@@ -478,6 +479,12 @@ def demos_generate(
                   f"failure(s), {summary.skipped} already done; dataset holds "
                   f"{summary.total_kept} episode(s), {summary.total_failed} failure(s) listed "
                   f"in failed.jsonl.")
+
+# -- training -------------------------------------------------------------------------------
+
+from bmoca.cli.train import train_app  # noqa: E402 - the command group sits with its peers
+
+app.add_typer(train_app, name="train")
 
 # -- report ---------------------------------------------------------------------------------
 

@@ -1,0 +1,195 @@
+"""Policies for behaviour cloning: a visual encoder, a goal encoder, cross-attention, a head.
+
+Two architectures share one policy class (`Policy`):
+
+- `reference`: B-MoCA's (§6.6): EfficientNet-b0 (torchvision; ImageNet weights if the
+  user passes them, from scratch otherwise) whose 8x4 feature map gives 32 image tokens
+  through a linear adapter, a frozen Hugging Face text encoder for the goal (default
+  all-MiniLM-L6-v2 from a local path), one-head cross-attention with the text tokens as
+  query, mean pooling, a 1024-1024-N MLP head (N = 385 discrete, 4 dual gesture).
+- `small`: a 4-layer CNN with the same 32 tokens and a trainable hashed bag-of-words goal
+  encoder, with a residual around the attention, small enough to train on a CPU in minutes.
+
+`Policy.config` is a plain dict that rebuilds the same network (`build_policy`), stored in
+every checkpoint beside the weights.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from typing import Any
+
+import torch
+from torch import nn
+
+__all__ = ["ARCHITECTURES", "HashGoalEncoder", "HFGoalEncoder", "Policy", "build_policy"]
+
+ARCHITECTURES = ("small", "reference")
+OUTPUTS = {"discrete": 385, "dual_gesture": 4}
+_WORD = re.compile(r"[a-z0-9:']+")
+
+
+class HashGoalEncoder(nn.Module):
+    """Goal words (lower-cased) hashed into `buckets` trainable embeddings: tokens (B, T, D)
+    and a padding mask. Deterministic (crc32), no vocabulary to store."""
+
+    def __init__(self, dim: int = 64, buckets: int = 4096, max_words: int = 24) -> None:
+        super().__init__()
+        self.dim, self.buckets, self.max_words = dim, buckets, max_words
+        self.embedding = nn.Embedding(buckets + 1, dim, padding_idx=0)
+
+    def ids(self, goals: list[str]) -> torch.Tensor:
+        rows = []
+        for goal in goals:
+            words = _WORD.findall(goal.lower().removeprefix("goal:"))[: self.max_words] or [""]
+            row = [1 + zlib.crc32(w.encode()) % self.buckets for w in words]
+            rows.append(row + [0] * (self.max_words - len(row)))
+        return torch.tensor(rows, dtype=torch.long)
+
+    def forward(self, goals: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
+        ids = self.ids(goals).to(self.embedding.weight.device)
+        return self.embedding(ids), ids == 0
+
+
+class HFGoalEncoder(nn.Module):
+    """A frozen Hugging Face encoder (token states and padding mask), from a local path or
+    from a `transformers` config (tests build a tiny one; nothing is downloaded).
+    Embeddings are cached per goal: a task has one goal, so each is encoded once."""
+
+    def __init__(self, path: str | None = None, *, config: Any = None,
+                 max_length: int = 64) -> None:
+        super().__init__()
+        try:
+            import transformers
+        except ImportError:
+            raise ImportError("the reference architecture's text encoder needs "
+                              "transformers: pip install -e '.[train]'") from None
+        if config is not None:
+            self.model = transformers.AutoModel.from_config(config)
+            self.tokenizer = None
+        else:
+            self.model = transformers.AutoModel.from_pretrained(path, local_files_only=True)
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(
+                path, local_files_only=True)
+        self.model.requires_grad_(False).eval()
+        self.dim = int(self.model.config.hidden_size)
+        self.max_length = max_length
+        self._cache: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
+
+    def train(self, mode: bool = True) -> HFGoalEncoder:
+        super().train(mode)
+        self.model.eval()  # frozen: dropout stays off
+        return self
+
+    def _ids(self, goal: str) -> torch.Tensor:
+        if self.tokenizer is not None:
+            return self.tokenizer(goal, truncation=True, max_length=self.max_length,
+                                  return_tensors="pt")["input_ids"][0]
+        vocab = int(self.model.config.vocab_size)
+        return torch.tensor([1 + zlib.crc32(w.encode()) % (vocab - 1)
+                             for w in _WORD.findall(goal.lower())] or [1])
+
+    @torch.no_grad()
+    def _encode(self, goal: str) -> tuple[torch.Tensor, torch.Tensor]:
+        if goal not in self._cache:
+            ids = self._ids(goal)[None].to(next(self.model.parameters()).device)
+            states = self.model(input_ids=ids).last_hidden_state[0]
+            self._cache[goal] = (states, torch.zeros(len(states), dtype=torch.bool))
+        return self._cache[goal]
+
+    def forward(self, goals: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
+        encoded = [self._encode(g) for g in goals]
+        length = max(len(s) for s, _ in encoded)
+        device = encoded[0][0].device
+        states = torch.zeros(len(goals), length, self.dim, device=device)
+        mask = torch.ones(len(goals), length, dtype=torch.bool, device=device)
+        for i, (s, _m) in enumerate(encoded):
+            states[i, : len(s)], mask[i, : len(s)] = s, False
+        return states, mask
+
+
+class SmallCNN(nn.Module):
+    """(B, 3, 256, 128) -> (B, 32, channels): four stride-2 convs and a 2x2 pool to 8x4."""
+
+    def __init__(self, channels: int = 64) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = 3
+        for out in (16, 32, 48, channels):
+            layers += [nn.Conv2d(width, out, 3, stride=2, padding=1), nn.GELU()]
+            width = out
+        self.net = nn.Sequential(*layers, nn.AdaptiveAvgPool2d((8, 4)))
+        self.dim = channels
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        return self.net(pixels).flatten(2).transpose(1, 2)
+
+
+class EfficientNetB0(nn.Module):
+    """torchvision's EfficientNet-b0 features: (B, 3, 256, 128) -> (B, 32, 1280)."""
+
+    def __init__(self, weights: str | None = None) -> None:
+        super().__init__()
+        try:
+            from torchvision.models import efficientnet_b0
+        except ImportError:
+            raise ImportError("the reference architecture needs torchvision: "
+                              "pip install -e '.[train]'") from None
+        model = efficientnet_b0(weights=None)
+        if weights:  # a local file of ImageNet weights (torchvision's state dict)
+            model.load_state_dict(torch.load(weights, map_location="cpu", weights_only=True))
+        self.features = model.features
+        self.pool = nn.AdaptiveAvgPool2d((8, 4))
+        self.dim = 1280
+        mean = torch.tensor([0.485, 0.456, 0.406]).view(1, 3, 1, 1)
+        std = torch.tensor([0.229, 0.224, 0.225]).view(1, 3, 1, 1)
+        self.register_buffer("mean", mean, persistent=False)
+        self.register_buffer("std", std, persistent=False)
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        x = self.features((pixels - self.mean) / self.std)
+        return self.pool(x).flatten(2).transpose(1, 2)
+
+
+class Policy(nn.Module):
+    """pixels (B, 3, 256, 128) in [0, 1] and goals (list of str) -> logits (B, N)."""
+
+    def __init__(self, config: dict[str, Any], *, text_config: Any = None) -> None:
+        super().__init__()
+        self.config = dict(config)
+        arch, action = config["arch"], config.get("action", "discrete")
+        if arch not in ARCHITECTURES:
+            raise ValueError(f"unknown architecture {arch!r}; use one of {ARCHITECTURES}")
+        if action not in OUTPUTS:
+            raise ValueError(f"unknown action space {action!r}; use one of {tuple(OUTPUTS)}")
+        if arch == "small":
+            dim, hidden = config.get("dim", 64), config.get("hidden", 256)
+            self.visual: nn.Module = SmallCNN(dim)
+            self.text: nn.Module = HashGoalEncoder(dim)
+            self.residual = True
+        else:
+            dim, hidden = config.get("dim", 384), config.get("hidden", 1024)
+            self.visual = EfficientNetB0(config.get("visual_weights"))
+            self.text = HFGoalEncoder(config.get("text_encoder"), config=text_config)
+            self.residual = False
+        self.adapter = nn.Linear(self.visual.dim, dim)
+        self.query = nn.Linear(self.text.dim, dim)
+        self.attention = nn.MultiheadAttention(dim, num_heads=1, batch_first=True)
+        self.head = nn.Sequential(nn.Linear(dim, hidden), nn.GELU(), nn.Linear(hidden, hidden),
+                                  nn.GELU(), nn.Linear(hidden, OUTPUTS[action]))
+
+    def forward(self, pixels: torch.Tensor, goals: list[str]) -> torch.Tensor:
+        image = self.adapter(self.visual(pixels))
+        text, mask = self.text(goals)
+        query = self.query(text.to(image.device))
+        attended, _ = self.attention(query, image, image, need_weights=False)
+        if self.residual:
+            attended = attended + query
+        keep = (~mask.to(image.device)).unsqueeze(-1).float()
+        pooled = (attended * keep).sum(1) / keep.sum(1).clamp(min=1.0)
+        return self.head(pooled)
+
+
+def build_policy(config: dict[str, Any], *, text_config: Any = None) -> Policy:
+    return Policy(config, text_config=text_config)

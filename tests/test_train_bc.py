@@ -1,0 +1,135 @@
+"""Behaviour cloning: the dataset reader and sampler, both architectures' shapes, a few
+optimisation steps, checkpoint round trips, and a trained agent inside `bmoca eval`."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="training tests need the train extra (torch)")
+
+from bmoca import tasks  # noqa: E402
+from bmoca.demos.generate import generate  # noqa: E402
+from bmoca.train import bc  # noqa: E402
+from bmoca.train.datasets import (  # noqa: E402
+    DemoSampler,
+    StepDataset,
+    collate,
+    training_configs,
+)
+from bmoca.train.models import build_policy  # noqa: E402
+
+torch.set_num_threads(1)
+
+
+def _tasks():
+    wanted = ["settings/turn_on_wifi", "settings/turn_off_wifi"]
+    return [tasks.get(t) for t in wanted]
+
+
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bc") / "demos"
+    summary = generate(out, _tasks(), ["train_env_000", "train_env_001"], screen_width=270)
+    assert summary.kept == 4, summary.failures
+    return out
+
+
+def test_training_sets_are_the_papers():
+    assert training_configs(7) == [f"train_env_{i:03d}" for i in range(7)]
+    assert len(training_configs(35)) == 35 and training_configs(10)[-1] == "train_env_009"
+    with pytest.raises(ValueError, match="7, 10, 21, 35"):
+        training_configs(8)
+
+
+def test_dataset_reads_pixels_goal_action_and_gesture(demo_dir):
+    data = StepDataset(demo_dir)
+    assert len(data.demo_steps) == 4 and len(data) == sum(map(len, data.demo_steps))
+    item = data[0]
+    assert item["pixels"].shape == (3, 256, 128) and item["pixels"].dtype == torch.float32
+    assert 0.0 <= float(item["pixels"].min()) and float(item["pixels"].max()) <= 1.0
+    assert item["goal"].startswith("Goal: ") and 0 <= item["action"] < 385
+    assert item["gesture"].shape == (4,)
+    only = StepDataset(demo_dir, tasks=["settings/turn_on_wifi"], config_ids=["train_env_001"])
+    assert len(only.demo_steps) == 1 and {g for g in only.goals} == {"Goal: turn on wifi"}
+
+
+def test_sampler_draws_demonstrations_uniformly_then_steps(demo_dir):
+    data = StepDataset(demo_dir)
+    draws = list(DemoSampler(data, seed=3, num_samples=400))
+    assert draws == list(DemoSampler(data, seed=3, num_samples=400))  # seeded
+    per_demo = [sum(data.items[i][0] == d for i in draws) for d in range(4)]
+    assert all(60 < n < 140 for n in per_demo), per_demo
+    batch = collate([data[i] for i in draws[:5]])
+    assert batch["pixels"].shape == (5, 3, 256, 128) and batch["action"].shape == (5,)
+
+
+def test_small_policy_shapes_and_a_few_steps_reduce_the_loss(demo_dir):
+    data = StepDataset(demo_dir)
+    policy, result = bc.train(data, bc.Settings(steps=30, batch_size=8, lr=1e-3, seed=0))
+    assert policy(torch.zeros(2, 3, 256, 128), ["Goal: a", "Goal: b"]).shape == (2, 385)
+    first, last = sum(result.losses[:5]) / 5, sum(result.losses[-5:]) / 5
+    assert last < first - 0.5, result.losses
+    again, _ = bc.train(data, bc.Settings(steps=30, batch_size=8, lr=1e-3, seed=0))
+    for a, b in zip(policy.parameters(), again.parameters(), strict=True):
+        assert torch.equal(a, b)  # deterministic
+
+
+def test_dual_gesture_variant_has_four_outputs(demo_dir):
+    data = StepDataset(demo_dir)
+    policy, result = bc.train(data, bc.Settings(action="dual_gesture", steps=3, batch_size=4))
+    assert policy(torch.zeros(1, 3, 256, 128), ["Goal: x"]).shape == (1, 4)
+    assert all(loss == loss for loss in result.losses)
+
+
+def test_checkpoint_round_trip_gives_identical_outputs(demo_dir, tmp_path):
+    data = StepDataset(demo_dir)
+    policy, _ = bc.train(data, bc.Settings(steps=2, batch_size=4))
+    path = bc.save(policy, tmp_path / "ck" / "bc.pt", bc.Settings(steps=2))
+    loaded = bc.load(path)
+    pixels = collate([data[0], data[1]])["pixels"]
+    goals = [data[0]["goal"], data[1]["goal"]]
+    with torch.no_grad():
+        assert torch.equal(policy(pixels, goals), loaded(pixels, goals))
+    (tmp_path / "junk.pt").write_bytes(b"nope")
+    with pytest.raises(bc.TrainError, match="not a bmoca"):
+        bc.load(tmp_path / "junk.pt")
+
+
+def test_reference_architecture_shapes_and_one_step():
+    pytest.importorskip("torchvision", reason="the reference architecture needs torchvision")
+    transformers = pytest.importorskip("transformers", reason="needs transformers")
+    tiny = transformers.BertConfig(vocab_size=200, hidden_size=32, num_hidden_layers=1,
+                                   num_attention_heads=2, intermediate_size=64)
+    policy = build_policy({"arch": "reference"}, text_config=tiny)
+    out = policy(torch.rand(2, 3, 256, 128), ["Goal: turn on wifi", "Goal: open settings"])
+    assert out.shape == (2, 385)
+    assert policy.visual(torch.rand(1, 3, 256, 128)).shape == (1, 32, 1280)
+    assert not any(p.requires_grad for p in policy.text.parameters())
+    head = [m.out_features for m in policy.head if isinstance(m, torch.nn.Linear)]
+    assert head == [1024, 1024, 385]
+    optimiser = torch.optim.AdamW([p for p in policy.parameters() if p.requires_grad])
+    loss = torch.nn.functional.cross_entropy(out, torch.tensor([3, 5]))
+    loss.backward()
+    optimiser.step()
+
+
+def test_bc_agent_runs_inside_bmoca_eval(demo_dir, tmp_path):
+    from typer.testing import CliRunner
+
+    from bmoca.cli.main import app
+
+    checkpoint = tmp_path / "bc.pt"
+    result = CliRunner().invoke(app, ["train", "bc", "--data", str(demo_dir), "--out",
+                                      str(checkpoint), "--steps", "3", "--batch-size", "4"])
+    assert result.exit_code == 0, result.output
+    assert "samples_per_s" in result.output and checkpoint.is_file()
+    run = tmp_path / "run"
+    result = CliRunner().invoke(app, ["eval", "--agent", f"bc:{checkpoint}", "--tasks",
+                                      "settings/turn_on_wifi", "--configs", "test_env_100",
+                                      "--repeats", "1", "--run-dir", str(run)])
+    assert result.exit_code == 0, result.output
+    assert (run / "results.sqlite").is_file()
+    bad = CliRunner().invoke(app, ["eval", "--agent", f"bc:{tmp_path / 'none.pt'}", "--tasks",
+                                   "settings/turn_on_wifi", "--configs", "test_env_100"])
+    flat = " ".join(bad.output.replace("│", " ").split())
+    assert bad.exit_code == 2 and "no such checkpoint" in flat
