@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import statistics
 
@@ -98,7 +99,7 @@ def test_markdown_cells():
 
 
 def test_render_matrix():
-    console = Console(record=True, width=200)
+    console = Console(record=True, width=200, force_terminal=True)
     render(success_table(EPISODES), console=console)
     text = console.export_text()
     assert "alarm" in text and "wifi" in text and "all tasks" in text
@@ -112,13 +113,13 @@ def test_render_many_configs():
     table = success_table(episodes)
     assert table.configs[:3] == ["cfg0", "cfg1", "cfg2"] and table.configs[-1] == "cfg14"
 
-    wide = Console(record=True, width=200)
+    wide = Console(record=True, width=200, force_terminal=True)
     render(table, console=wide)
     text = wide.export_text()
     assert "success % ± se" in text and "mean steps" in text
     assert "cfg14" in text  # the matrix fits
 
-    narrow = Console(record=True, width=80)
+    narrow = Console(record=True, width=80, force_terminal=True)
     render(table, console=narrow)
     text = narrow.export_text()
     assert "alarm" in text and "wifi" in text and "cfg14" not in text
@@ -126,3 +127,13 @@ def test_render_many_configs():
     assert "| task | configs | success % ± se | mean steps | errors |" in md
     assert "| alarm | 15 | 50±50 | 4.0 | 0 |" in md
     assert "| cfg14 | all |" in md
+
+
+def test_render_into_a_pipe_is_plain_markdown_with_full_ids():
+    long_id = "settings/increase_the_alarm_volume_in_setting_" + "x" * 60
+    episodes = outcomes(long_id, "test_env_100", [1, 0]) + outcomes("wifi", "test_env_100", [1])
+    out = io.StringIO()
+    render(success_table(episodes), console=Console(file=out, width=40))
+    text = out.getvalue()
+    assert text == to_markdown(success_table(episodes))
+    assert f"| {long_id} |" in text and "│" not in text

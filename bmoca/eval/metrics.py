@@ -224,6 +224,9 @@ def render(table: Table, *, console: Console | None = None) -> None:
     """Print the table: a task x config matrix, or with many configs a per-task summary
     followed by the matrix only when the console is wide enough for it."""
     console = console or Console()
+    if not console.is_terminal:  # a pipe or a file: plain Markdown, full task ids, no wrapping
+        console.file.write(to_markdown(table))
+        return
     header, rows = _matrix_rows(table)
     fits = _width(header, rows) <= console.width
     if len(table.configs) <= MATRIX_MAX_CONFIGS and fits:
