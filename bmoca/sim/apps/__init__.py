@@ -23,6 +23,7 @@ def installed_apps() -> dict[str, App]:
     from bmoca.sim.apps.dialer.incall import TelecomApp
     from bmoca.sim.apps.files.app import FilesApp
     from bmoca.sim.apps.gmail.app import GmailApp
+    from bmoca.sim.apps.google.app import GoogleApp
     from bmoca.sim.apps.instagram.app import InstagramApp
     from bmoca.sim.apps.keyboard.app import Gboard
     from bmoca.sim.apps.launcher.app import Launcher
@@ -40,7 +41,7 @@ def installed_apps() -> dict[str, App]:
                        ClockApp(), ContactsApp(), MessagesApp(), DialerApp(), TelecomApp(),
                        FilesApp(), ChromeApp(), SnapseedApp(), WikipediaApp(), WalmartApp(),
                        InstagramApp(), GmailApp(), MapsApp(), YouTubeApp(), PhotosApp(),
-                       CameraApp(), CalendarApp()]
+                       CameraApp(), CalendarApp(), GoogleApp()]
     have = {app.package for app in apps}
     apps += [generic.app_for(info) for info in generic.unimplemented(have)]
     return {app.package: app for app in apps}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bmoca.formats import apps as app_table
 from bmoca.formats import launcher_db
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
+from bmoca.sim.apps.google.app import open_search
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
@@ -167,7 +168,7 @@ class LauncherActivity(Activity):
                 cls="android.widget.FrameLayout", id=_id("search_container_hotseat"),
                 desc=ctx.t("launcher.search"), clickable=True, height=48, bg=surface, corner=24,
                 padding=(16, 12, 16, 12), margin=(16, 0, 16, 0), gravity="center_vertical",
-                on_click=lambda: setattr(self, "mode", "drawer"),
+                on_click=lambda: open_search(ctx),
             ),
             cls="", width=MATCH, height=72, padding=(0, 8, 0, 16),
         )
