@@ -3,6 +3,9 @@ optimisation steps, checkpoint round trips, and a trained agent inside `bmoca ev
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 torch = pytest.importorskip("torch", reason="training tests need the train extra (torch)")
@@ -129,6 +132,14 @@ def test_bc_agent_runs_inside_bmoca_eval(demo_dir, tmp_path):
                                       "--repeats", "1", "--run-dir", str(run)])
     assert result.exit_code == 0, result.output
     assert (run / "results.sqlite").is_file()
+    # worker processes: forking after torch has started its threads used to hang them
+    two = subprocess.run([sys.executable, "-m", "bmoca.cli.main", "eval", "--agent",
+                          f"bc:{checkpoint}", "--tasks", "settings/turn_on_wifi", "--configs",
+                          "test_env_100,test_env_101", "--repeats", "1", "--workers", "2",
+                          "--run-dir", str(tmp_path / "run2")],
+                         capture_output=True, text=True, timeout=300)
+    assert two.returncode == 0, two.stdout + two.stderr
+    assert "2 episodes done" in two.stdout
     bad = CliRunner().invoke(app, ["eval", "--agent", f"bc:{tmp_path / 'none.pt'}", "--tasks",
                                    "settings/turn_on_wifi", "--configs", "test_env_100"])
     flat = " ".join(bad.output.replace("│", " ").split())

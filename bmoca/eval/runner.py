@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import io
+import multiprocessing
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -272,7 +274,11 @@ def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool
             pool.close()
         return
     # Give each worker whole configurations: contiguous chunks of the config-ordered plan.
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as executor:
+    # Forking a process that has started torch's thread pool (a learned agent was loaded to
+    # check its checkpoint) deadlocks the children; such runs start fresh workers instead.
+    context = multiprocessing.get_context("spawn" if "torch" in sys.modules else None)
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                             mp_context=context) as executor:
         pending = set()
         queue = iter(specs)
         for spec in queue:
