@@ -313,6 +313,13 @@ def _fully_shown(node: Node, screen: Screen) -> bool:
     return node.bounds[1] >= y1 and node.bounds[3] <= y2 - 4 and node.height > 0
 
 
+def contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
+    """`inner` lies wholly within `outer` (bounds as uiautomator reports them)."""
+    return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
+            and inner[3] <= outer[3])
+
+
 def _inside(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
+    """Starts inside `outer` (a row may run past a scroll container's bottom edge)."""
     return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
             and inner[1] < outer[3])

@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 
 from bmoca.formats import weekdays
-from bmoca.tasks.experts.base import Action, Expert, ExpertStuck, Node, Screen, click
+from bmoca.tasks.experts.base import Action, Expert, ExpertStuck, Node, Screen, click, contains
 
 PACKAGE = "com.google.android.deskclock"
 TAB_ORDER = ("alarm", "clock", "timer", "stopwatch")
@@ -64,8 +64,8 @@ def clock_tab(tab: str):
         if strip is None:
             raise ExpertStuck(f"stage {expert.stage}: no Clock tab strip on screen")
         items = [n for n in screen.nodes if n.desc and n is not strip
-                 and _inside(n.bounds, strip.bounds) and n.id == ""]
-        items = [n for n in items if not any(o is not n and _inside(n.bounds, o.bounds)
+                 and contains(strip.bounds, n.bounds) and n.id == ""]
+        items = [n for n in items if not any(o is not n and contains(o.bounds, n.bounds)
                                              for o in items)]
         if len(items) != len(TAB_ORDER):
             raise ExpertStuck(f"stage {expert.stage}: expected 4 tabs, found {len(items)}")
@@ -216,18 +216,13 @@ def set_days(days: Sequence[str] | str = ()):
 
 def _clear(node: Node, screen: Screen, fab: Node | None) -> bool:
     """Shown inside the list and not under the floating button bar."""
-    lists = [n for n in screen.nodes if n.scrollable and _inside(node.bounds, n.bounds)]
+    lists = [n for n in screen.nodes if n.scrollable and contains(n.bounds, node.bounds)]
     if lists and not (node.bounds[1] >= lists[-1].bounds[1]
                       and node.bounds[3] <= lists[-1].bounds[3]):
         return False
     if node.height <= 0:
         return False
     return fab is None or node.bounds[3] <= fab.bounds[1]
-
-
-def _inside(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
-    return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
-            and inner[3] <= outer[3])
 
 
 STAGES = {"launch": launch, "clock_tab": clock_tab, "set_time": set_time, "set_days": set_days}

@@ -8,16 +8,10 @@ content-desc ("Show roots") is translated.
 
 from __future__ import annotations
 
-from bmoca.tasks.experts.base import Action, Expert, ExpertStuck, Node, Screen, click
+from bmoca.tasks.experts.base import Action, Expert, ExpertStuck, Screen, click, contains
 
 PACKAGE = "com.android.documentsui"
 ROOT_ORDER = ("recent", "images", "videos", "audio", "downloads", "device")
-
-
-def _inside(node: Node, outer: Node) -> bool:
-    x1, y1, x2, y2 = node.bounds
-    ox1, oy1, ox2, oy2 = outer.bounds
-    return ox1 <= x1 and oy1 <= y1 and x2 <= ox2 and y2 <= oy2
 
 
 def files_root(root: str):
@@ -31,13 +25,14 @@ def files_root(root: str):
         roots_list = screen.first(f"{PACKAGE}:id/roots_list")
         if roots_list is not None:
             after = screen.nodes[screen.nodes.index(roots_list) + 1:]  # the drawer's own rows
-            titles = [n for n in after if n.id == "android:id/title" and _inside(n, roots_list)]
+            titles = [n for n in after
+                      if n.id == "android:id/title" and contains(roots_list.bounds, n.bounds)]
             if len(titles) <= index:
                 raise ExpertStuck(f"stage {expert.stage}: the drawer shows {len(titles)} roots")
             return expert.advance_after(click(titles[index]))
         toolbar = screen.first(f"{PACKAGE}:id/toolbar")
         buttons = [n for n in screen.nodes if toolbar is not None
-                   and n.cls == "android.widget.ImageButton" and _inside(n, toolbar)]
+                   and n.cls == "android.widget.ImageButton" and contains(toolbar.bounds, n.bounds)]
         if not buttons:
             raise ExpertStuck(f"stage {expert.stage}: no roots button in the Files toolbar")
         opened = expert.scratch.get("opened", 0)
