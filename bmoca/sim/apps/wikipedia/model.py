@@ -74,11 +74,12 @@ def load(ctx: Context) -> None:
     ctx.data.prefs = parsed
 
 
-def put(ctx: Context, key: str, value: shared_prefs.Value) -> None:
-    """Write one preference; `feedCardsEnabled` stays the map's last entry, as B-MoCA's
-    evaluator (which reads the last child of `<map>`) found it on the phone."""
+def put(ctx: Context, **values: shared_prefs.Value) -> None:
+    """SharedPreferences.Editor.apply(): the entries, then the whole file, written once;
+    `feedCardsEnabled` stays the map's last entry, as B-MoCA's evaluator (which reads the
+    last child of `<map>`) found it on the phone."""
     prefs = ctx.data.prefs
-    prefs[key] = value
+    prefs.update(values)
     if FEED_ENABLED in prefs:
         prefs[FEED_ENABLED] = prefs.pop(FEED_ENABLED)
     ctx.system.state.vfs.write(PREFS_PATH, shared_prefs.dump(prefs))
@@ -87,9 +88,8 @@ def put(ctx: Context, key: str, value: shared_prefs.Value) -> None:
 def set_card(ctx: Context, index: int, enabled: bool) -> None:
     cards = ctx.data.cards()
     cards[index] = enabled
-    ctx.data.prefs.pop(FEED_ENABLED, None)
-    put(ctx, FEED_ORDER, "[" + ",".join(str(i) for i in range(len(CARDS))) + "]")
-    put(ctx, FEED_ENABLED, "[" + ",".join("true" if c else "false" for c in cards) + "]")
+    put(ctx, **{FEED_ORDER: "[" + ",".join(str(i) for i in range(len(CARDS))) + "]",
+                FEED_ENABLED: "[" + ",".join("true" if c else "false" for c in cards) + "]"})
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ class SettingsActivity(Activity):
             self.theme_sheet = True
         elif key in SWITCHES:
             pref = SWITCHES[key]
-            model.put(ctx, pref, not ctx.data.prefs.get(pref, pref in DEFAULT_ON))
+            model.put(ctx, **{pref: not ctx.data.prefs.get(pref, pref in DEFAULT_ON)})
 
     def build(self, ctx: Context) -> View:
         c = colors(ctx)
@@ -95,7 +95,7 @@ class SettingsActivity(Activity):
         def set_size(value: int) -> None:
             value = max(model.TEXT_SIZE_MIN, min(model.TEXT_SIZE_MAX, value))
             if value != ctx.data.text_size() or model.TEXT_SIZE not in ctx.data.prefs:
-                model.put(ctx, model.TEXT_SIZE, value)
+                model.put(ctx, **{model.TEXT_SIZE: value})
 
         def drag(fx: float, fy: float, lifted: bool) -> None:
             # a discrete SeekBar: each of the 14 steps owns an equal stretch of the track
@@ -108,8 +108,8 @@ class SettingsActivity(Activity):
                             text_size=14, text_color=c.text, align="center", width=0, weight=1,
                             height=40, corner=20, gravity="center", margin=(4, 0, 4, 0),
                             bg=c.surface, cls="android.widget.Button", clickable=True,
-                            on_click=lambda n=name: model.put(ctx, model.THEME,
-                                                              model.THEME_IDS[n]))
+                            on_click=lambda n=name: model.put(
+                                ctx, **{model.THEME: model.THEME_IDS[n]}))
                        for name in model.THEMES), width=MATCH, padding=(12, 8, 12, 16))
         sheet = column(
             text(ctx.t("wiki.theme.reading"), text_size=14, font_weight=500,
