@@ -54,6 +54,8 @@ def near_misses():
         d.shell("am start -n com.google.android.apps.messaging/.ui.ConversationListActivity")
         tap_on(d, resource_id="com.google.android.apps.messaging:id/action_zero_state_search")
     yield messages_search
+    # the Google app's own screen, opened by the pill's "G", has no field in focus
+    yield lambda d: tap_on(d, resource_id=L + "g_icon")
 
 
 def right_paths():
@@ -64,6 +66,16 @@ def right_paths():
         d.press("HOME")
         tap_pill(d)
     yield from_an_app
+
+    def from_the_google_apps_search_box(d):
+        d.shell("monkey -p com.google.android.googlequicksearchbox 1")
+        tap_on(d, resource_id=G + "search_widget")
+    yield from_the_google_apps_search_box
+
+    def from_its_search_tab(d):
+        tap_on(d, resource_id=L + "g_icon")
+        tap_on(d, resource_id=G + "bottom_nav_search")
+    yield from_its_search_tab
 
 
 def test_the_task_fails_on_near_misses():

@@ -396,7 +396,7 @@ def random_config(seed: int, split: str = "train") -> DeviceConfig:
     wallpaper = wallpapers[int(rng.integers(len(wallpapers)))]
     dark = bool(rng.random() < _dark_frequency(split))
 
-    labels = [a.label for a in apps.all_apps()]
+    labels = [a.label for a in apps.home_screen_apps()]
     n_hot = int(rng.integers(hot_range[0], hot_range[1] + 1))
     n_work = int(rng.integers(work_range[0], min(work_range[1], len(labels) - n_hot) + 1))
     chosen = [labels[i] for i in rng.permutation(len(labels))[: n_hot + n_work]]

@@ -17,6 +17,8 @@ class AppInfo:
     package: str
     activity: str
     uid: int
+    home: bool = True
+    """Whether B-MoCA's home-screen layouts may place it (False: only the drawer shows it)."""
 
     @property
     def component(self) -> str:
@@ -38,6 +40,11 @@ def short_component(package: str, cls: str) -> str:
 def all_apps() -> tuple[AppInfo, ...]:
     rows = yaml.safe_load(resources.files(__package__).joinpath("apps.yaml").read_text("utf-8"))
     return tuple(AppInfo(**row) for row in rows)
+
+
+def home_screen_apps() -> tuple[AppInfo, ...]:
+    """The 18 B-MoCA apps: those a configuration's home screen may place."""
+    return tuple(app for app in all_apps() if app.home)
 
 
 def by_label(label: str) -> AppInfo:

@@ -136,6 +136,15 @@ APP_ICON_DESIGNS: dict[str, tuple[Op, ...]] = {
         ("poly", ((0.5, 0.455), (0.6925, 0.455), (0.5, 0.82)), GREEN),
         ("circle", 0.5, 0.40, 0.075, WHITE),
     ),
+    "com.google.android.googlequicksearchbox": (
+        ("fill", WHITE),
+        ("pie", 0.5, 0.5, 0.30, 0, 45, LIGHT_BLUE),
+        ("pie", 0.5, 0.5, 0.30, 45, 140, GREEN),
+        ("pie", 0.5, 0.5, 0.30, 140, 215, YELLOW),
+        ("pie", 0.5, 0.5, 0.30, 215, 320, RED),
+        ("circle", 0.5, 0.5, 0.19, WHITE),
+        ("rect", 0.5, 0.445, 0.80, 0.555, 0.0, LIGHT_BLUE),
+    ),
     "com.google.android.youtube": (
         ("fill", WHITE),
         ("rect", 0.20, 0.31, 0.80, 0.69, 0.10, "#FF0000"),

@@ -9,19 +9,13 @@ from __future__ import annotations
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.chrome import web
 from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.google.home import SearchActivity
+from bmoca.sim.apps.google.model import (ACTION_GLOBAL_SEARCH, PACKAGE, QUERY_ENTRY,
+                                         SEARCH_ACTIVITY, GoogleData, gid, remember)
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, View, column, icon, row, scroller, text
 
-PACKAGE = "com.google.android.googlequicksearchbox"
-QUERY_ENTRY = "com.google.android.apps.gsa.queryentry.QueryEntryActivity"
-SEARCH_BOX = f"{PACKAGE}:id/search_box"
-ACTION_GLOBAL_SEARCH = "android.search.action.GLOBAL_SEARCH"
-
-
-def open_search(ctx: Context) -> None:
-    """The launcher's search pill: the Google app's search, in a task of its own."""
-    ctx.start_activity(Intent(action=ACTION_GLOBAL_SEARCH, flags=0x10000000,
-                              component=(PACKAGE, QUERY_ENTRY)))
+SEARCH_BOX = gid("search_box")
 
 
 class QueryEntryActivity(Activity):
@@ -46,6 +40,8 @@ class QueryEntryActivity(Activity):
 
         def submit() -> None:
             self.submitted = self.query.strip()
+            if self.submitted:
+                remember(ctx, self.submitted)
 
         bar = row(icon_button(ctx, "arrow_back", ctx.t("google.back"), ctx.finish, secondary),
                   View(cls="android.widget.EditText", id=SEARCH_BOX, text=self.query,
@@ -80,6 +76,9 @@ class QueryEntryActivity(Activity):
 class GoogleApp(App):
     package = PACKAGE
     label_key = f"app.{PACKAGE}"
-    uid = 10116
-    activities = {QUERY_ENTRY: QueryEntryActivity}
+    uid = 10109
+    activities = {SEARCH_ACTIVITY: SearchActivity, QUERY_ENTRY: QueryEntryActivity}
     intent_actions = {ACTION_GLOBAL_SEARCH: QUERY_ENTRY}
+
+    def initial_data(self) -> GoogleData:
+        return GoogleData()

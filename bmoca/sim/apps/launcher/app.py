@@ -5,7 +5,7 @@ from __future__ import annotations
 from bmoca.formats import apps as app_table
 from bmoca.formats import launcher_db
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
-from bmoca.sim.apps.google.app import open_search
+from bmoca.sim.apps.google.model import PACKAGE as GOOGLE, SEARCH_ACTIVITY, open_search
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
@@ -155,12 +155,19 @@ class LauncherActivity(Activity):
                                                                    bounds=view.clip))
         return view
 
+    def _g_icon(self, ctx: Context) -> View:
+        """The pill's "G": the Google app itself, as its launcher icon would open it."""
+        view = icon("search", 24, id=_id("g_icon"), desc=ctx.t("launcher.google_app"),
+                    icon_color=(66, 133, 244), clickable=True, gravity="center_vertical")
+        view.on_click = lambda: ctx.start_activity(Intent.launcher(GOOGLE, SEARCH_ACTIVITY,
+                                                                   bounds=view.clip))
+        return view
+
     def _search_pill(self, ctx: Context) -> View:
         surface = (255, 255, 255, 235) if not ctx.theme.dark else (48, 49, 52, 235)
         return frame(
             row(
-                icon("search", 24, id=_id("g_icon"), desc=ctx.t("launcher.google_app"),
-                     icon_color=(66, 133, 244), clickable=True, gravity="center_vertical"),
+                self._g_icon(ctx),
                 spacer(weight=1),
                 icon("mic", 24, id=_id("mic_icon"), desc=ctx.t("launcher.voice_search"),
                      icon_color=(66, 133, 244), icon_filled=True, clickable=True,
