@@ -1,4 +1,5 @@
-"""Agents trained in bmoca (`bc:CHECKPOINT`): a BC policy acting on pixels and the goal.
+"""Agents trained in bmoca (`bc:CHECKPOINT`, and `ppo:`/`dqn:` for the same network after RL
+fine-tuning): a policy acting on pixels and the goal.
 
 Imports torch only when such an agent is built, so `bmoca.agents` stays light.
 Greedy by default; `--agent-option sample=true` samples from the policy's distribution,
@@ -15,8 +16,11 @@ __all__ = ["BCAgent", "is_learned_agent"]
 _TRUE = ("1", "true", "yes", "on")
 
 
+KINDS = ("bc", "ppo", "dqn")
+
+
 def is_learned_agent(name: str) -> bool:
-    return name.startswith("bc:")
+    return name.partition(":")[0] in KINDS and ":" in name
 
 
 class BCAgent:
@@ -25,7 +29,8 @@ class BCAgent:
 
     observation_modes = ("pixels",)
 
-    def __init__(self, checkpoint: str, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, checkpoint: str, options: Mapping[str, Any] | None = None,
+                 kind: str = "bc") -> None:
         from bmoca.train import require_torch
 
         self.torch = require_torch()
@@ -34,12 +39,12 @@ class BCAgent:
         options = dict(options or {})
         unknown = set(options) - {"sample"}
         if unknown:
-            raise ValueError(f"bc agents take the option sample=true|false, not "
+            raise ValueError(f"{kind} agents take the option sample=true|false, not "
                              f"{', '.join(sorted(unknown))}")
         self.sample = str(options.get("sample", "false")).lower() in _TRUE
         self.policy = _load(bc, checkpoint)
         self.action_mode = self.policy.config.get("action", "discrete")
-        self.name = f"bc:{checkpoint}"
+        self.name = f"{kind}:{checkpoint}"
         self.goal = ""
         self._generator = self.torch.Generator().manual_seed(0)
 
@@ -78,6 +83,6 @@ def _load(bc: Any, checkpoint: str) -> Any:
 
 def build(name: str, options: Mapping[str, Any] | None = None) -> BCAgent:
     kind, _, path = name.partition(":")
-    if kind != "bc" or not path:
-        raise ValueError(f"{name!r}: a trained agent is bc:CHECKPOINT")
-    return BCAgent(path, options)
+    if kind not in KINDS or not path:
+        raise ValueError(f"{name!r}: a trained agent is bc:, ppo: or dqn:CHECKPOINT")
+    return BCAgent(path, options, kind)

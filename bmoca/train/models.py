@@ -180,6 +180,14 @@ class Policy(nn.Module):
                                   nn.GELU(), nn.Linear(hidden, OUTPUTS[action]))
 
     def forward(self, pixels: torch.Tensor, goals: list[str]) -> torch.Tensor:
+        return self.head[-1](self.features(pixels, goals))
+
+    @property
+    def features_dim(self) -> int:
+        return int(self.head[-1].in_features)
+
+    def features(self, pixels: torch.Tensor, goals: list[str]) -> torch.Tensor:
+        """The head's last hidden layer (B, hidden): what RL puts its actor and critic on."""
         image = self.adapter(self.visual(pixels))
         text, mask = self.text(goals)
         query = self.query(text.to(image.device))
@@ -188,7 +196,7 @@ class Policy(nn.Module):
             attended = attended + query
         keep = (~mask.to(image.device)).unsqueeze(-1).float()
         pooled = (attended * keep).sum(1) / keep.sum(1).clamp(min=1.0)
-        return self.head(pooled)
+        return self.head[:-1](pooled)
 
 
 def build_policy(config: dict[str, Any], *, text_config: Any = None) -> Policy:

@@ -1,0 +1,307 @@
+"""RL fine-tuning of a BC policy on the simulator, with stable-baselines3 (PPO, double DQN).
+
+The BC network is the whole model: its encoder and hidden layers are SB3's features
+extractor, its last layer is PPO's action head (or DQN's Q head), so training starts from
+exactly the BC policy, and what comes out is again a BC checkpoint (`bc:`/`ppo:`/`dqn:`
+agents load it the same way). PPO adds a value head on the shared features; the
+reference's critic had its own backbone (§6.7), which doubles the cost for little gain at
+this size. Episodes run in `TaskEnv`s (one phone each) behind SB3's vectorised envs:
+`SubprocVecEnv` spreads them over cores, several per process with `--envs` > cores.
+
+Each rollout (an "iteration") appends a row to the curve: timesteps, episodes finished,
+their success rate and mean return, and every `eval_every` iterations the greedy policy's
+success over the evaluation configurations.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from bmoca import tasks
+from bmoca.train import TrainError
+from bmoca.train.datasets import to_tensor
+from bmoca.train.models import Policy
+from bmoca.train.rl_env import TaskEnv
+
+__all__ = ["RLSettings", "greedy_success", "train"]
+
+ALGORITHMS = ("ppo", "dqn")
+
+
+@dataclass
+class RLSettings:
+    algo: str = "ppo"
+    task: str = "gmail/open_Gmail"
+    configs: list[str] = field(default_factory=list)
+    eval_configs: list[str] = field(default_factory=list)
+    timesteps: int = 2000
+    envs: int = 2
+    subprocess: bool = False
+    horizon: int = 5             # §6.7: 5-step episodes
+    gamma: float = 0.9           # §6.7
+    gae_lambda: float = 0.9      # §6.7
+    lr: float = 2e-4             # §6.7
+    clip_range: float = 0.1      # §6.7
+    ent_coef: float = 0.0        # §6.7
+    rollout_steps: int = 25      # per env, between PPO updates (5 episodes of 5 steps)
+    batch_size: int = 25
+    epochs: int = 4
+    exploration: float = 0.1     # DQN's epsilon (E.1)
+    buffer_size: int = 5000
+    shaping: bool = False
+    off_path_reward: float = -1.0
+    eval_every: int = 5
+    seed: int = 0
+
+
+@cache
+def _sb3_classes() -> dict[str, Any]:
+    try:
+        from stable_baselines3 import DQN, PPO
+        from stable_baselines3.common.callbacks import BaseCallback
+        from stable_baselines3.common.policies import ActorCriticPolicy
+        from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+        from stable_baselines3.dqn.policies import DQNPolicy
+    except ImportError:
+        raise TrainError("RL fine-tuning needs stable-baselines3: pip install -e '.[train]'") \
+            from None
+
+    class Features(BaseFeaturesExtractor):
+        """The BC network up to its last hidden layer, for the fixed goal of the task."""
+
+        def __init__(self, observation_space, network: Policy, goal: str) -> None:
+            super().__init__(observation_space, network.features_dim)
+            self.network = copy.deepcopy(network)  # DQN's target net gets its own copy
+            self.goal = goal
+
+        def forward(self, observations: torch.Tensor) -> torch.Tensor:
+            return self.network.features(observations, [self.goal] * len(observations))
+
+    class ActorCritic(ActorCriticPolicy):
+        """PPO's policy whose action head is the BC network's last layer."""
+
+        def _build(self, lr_schedule) -> None:
+            super()._build(lr_schedule)
+            self.action_net = self.features_extractor.network.head[-1]
+            self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
+                                                  **self.optimizer_kwargs)
+
+    class QPolicy(DQNPolicy):
+        """DQN's policy whose Q head starts as the BC network's last layer (logits as Q)."""
+
+        def _build(self, lr_schedule) -> None:
+            super()._build(lr_schedule)
+            for net in (self.q_net, self.q_net_target):
+                net.q_net = nn.Sequential(net.features_extractor.network.head[-1])
+            self.q_net_target.load_state_dict(self.q_net.state_dict())
+            self.q_net_target.set_training_mode(False)
+            self.optimizer = self.optimizer_class(self.q_net.parameters(), lr=lr_schedule(1),
+                                                  **self.optimizer_kwargs)
+
+    class DoubleDQN(DQN):
+        """DQN with the double-Q target: the online net picks the next action, the target
+        net values it (van Hasselt et al.; the paper's DDQN, E.1)."""
+
+        def train(self, gradient_steps: int, batch_size: int = 100) -> None:
+            self.policy.set_training_mode(True)
+            self._update_learning_rate(self.policy.optimizer)
+            losses = []
+            for _ in range(gradient_steps):
+                data = self.replay_buffer.sample(batch_size, env=self._vec_normalize_env)
+                with torch.no_grad():
+                    best = self.q_net(data.next_observations).argmax(dim=1, keepdim=True)
+                    next_q = self.q_net_target(data.next_observations).gather(1, best)
+                    target = data.rewards + (1 - data.dones) * self.gamma * next_q
+                current = self.q_net(data.observations).gather(1, data.actions.long())
+                loss = nn.functional.smooth_l1_loss(current, target)
+                losses.append(loss.item())
+                self.policy.optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+                self.policy.optimizer.step()
+            self._n_updates += gradient_steps
+            self.logger.record("train/loss", float(np.mean(losses)) if losses else 0.0)
+
+    return {"PPO": PPO, "DoubleDQN": DoubleDQN, "BaseCallback": BaseCallback,
+            "Features": Features, "ActorCritic": ActorCritic, "QPolicy": QPolicy}
+
+
+def greedy_success(network: Policy, task: tasks.Task, config_ids: Sequence[str],
+                   horizon: int) -> float:
+    """The share of configurations where the greedy policy succeeds within `horizon` steps
+    (the simulator is deterministic: one episode per configuration says it all)."""
+    if not config_ids:
+        return float("nan")
+    env = TaskEnv(task, config_ids, horizon=horizon)
+    wins = 0
+    network.eval()
+    try:
+        for config_id in config_ids:
+            observation, _ = env.reset(options={"config": config_id})
+            for _ in range(horizon):
+                with torch.no_grad():
+                    action = int(network(to_tensor(observation)[None], [task.goal])[0].argmax())
+                observation, _, terminated, truncated, info = env.step(action)
+                if terminated or truncated:
+                    break
+            wins += bool(info.get("is_success"))
+    finally:
+        env.close()
+    return wins / len(config_ids)
+
+
+def _make_env(task_id: str, config_ids: list[str], settings: RLSettings,
+              rank: int) -> Callable[[], TaskEnv]:
+    def build() -> TaskEnv:
+        from stable_baselines3.common.monitor import Monitor
+
+        return Monitor(TaskEnv(task_id, config_ids, horizon=settings.horizon,
+                               shaping=settings.shaping,
+                               off_path_reward=settings.off_path_reward,
+                               seed=settings.seed * 1000 + rank))
+    return build
+
+
+def train(network: Policy, settings: RLSettings, *,
+          on_row: Callable[[dict[str, Any]], None] | None = None
+          ) -> tuple[Policy, list[dict[str, Any]]]:
+    """Fine-tune `network` on `settings.task`; returns the tuned copy and the curve."""
+    if settings.algo not in ALGORITHMS:
+        raise TrainError(f"unknown algorithm {settings.algo!r}; use one of {ALGORITHMS}")
+    if network.config.get("action", "discrete") != "discrete":
+        raise TrainError("RL fine-tuning needs a discrete (385-way) policy")
+    if not settings.configs:
+        raise TrainError("RL needs at least one training configuration")
+    task = tasks.get(settings.task)
+    sb3 = _sb3_classes()
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    torch.manual_seed(settings.seed)
+    builders = [_make_env(task.id, list(settings.configs), settings, rank)
+                for rank in range(settings.envs)]
+    vec = SubprocVecEnv(builders) if settings.subprocess else DummyVecEnv(builders)
+    model, tuned = make_model(network, settings, vec, task.goal)
+    curve: list[dict[str, Any]] = []
+    recorder = _curve_callback(sb3["BaseCallback"], settings, task, tuned, curve, on_row)
+    try:
+        model.learn(total_timesteps=settings.timesteps, callback=recorder)
+        recorder.flush(final=True)
+    finally:
+        vec.close()
+    return tuned().eval(), curve
+
+
+def make_model(network: Policy, settings: RLSettings, vec: Any,
+               goal: str) -> tuple[Any, Callable[[], Policy]]:
+    """The SB3 model around a copy of `network`, and a function giving that copy (the
+    network being tuned)."""
+    sb3 = _sb3_classes()
+    policy_kwargs = {"features_extractor_class": sb3["Features"], "net_arch": [],
+                     "features_extractor_kwargs": {"network": network, "goal": goal}}
+    if settings.algo == "ppo":
+        model = sb3["PPO"](sb3["ActorCritic"], vec, learning_rate=settings.lr,
+                           n_steps=settings.rollout_steps, batch_size=settings.batch_size,
+                           n_epochs=settings.epochs, gamma=settings.gamma,
+                           gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
+                           ent_coef=settings.ent_coef, normalize_advantage=False,
+                           policy_kwargs={**policy_kwargs, "ortho_init": False},
+                           seed=settings.seed, device="cpu", verbose=0)
+        return model, lambda: model.policy.features_extractor.network
+    model = sb3["DoubleDQN"](sb3["QPolicy"], vec, learning_rate=settings.lr,
+                             buffer_size=settings.buffer_size, learning_starts=50,
+                             batch_size=settings.batch_size, gamma=settings.gamma,
+                             train_freq=(settings.horizon, "step"), gradient_steps=1,
+                             target_update_interval=max(1, settings.rollout_steps),
+                             exploration_fraction=0.0,
+                             exploration_initial_eps=settings.exploration,
+                             exploration_final_eps=settings.exploration,
+                             policy_kwargs=policy_kwargs, seed=settings.seed, device="cpu",
+                             verbose=0)
+    return model, lambda: model.policy.q_net.features_extractor.network
+
+
+def _curve_callback(base: type, settings: RLSettings, task: tasks.Task,
+                    tuned: Callable[[], Policy], curve: list[dict[str, Any]],
+                    on_row: Callable[[dict[str, Any]], None] | None):
+    class Curve(base):
+        def __init__(self) -> None:
+            super().__init__()
+            self.started = time.perf_counter()
+            self.iteration = 0
+            self.returns: list[float] = []
+            self.wins: list[bool] = []
+            self.running: np.ndarray | None = None
+
+        def _on_step(self) -> bool:
+            rewards, dones = self.locals["rewards"], self.locals["dones"]
+            if self.running is None:
+                self.running = np.zeros(len(rewards))
+            self.running += rewards
+            for i, done in enumerate(dones):
+                if done:
+                    self.returns.append(float(self.running[i]))
+                    self.wins.append(bool(self.locals["infos"][i].get("is_success")))
+                    self.running[i] = 0.0
+            if settings.algo == "dqn" and self.num_timesteps % (
+                    settings.rollout_steps * settings.envs) < settings.envs:
+                self.flush()
+            return True
+
+        def _on_rollout_end(self) -> None:
+            if settings.algo == "ppo":
+                self.flush()
+
+        def flush(self, final: bool = False) -> None:
+            if not self.returns:
+                if final and curve and "greedy_train" not in curve[-1]:
+                    self._evaluate(curve[-1])  # the last iteration's row gets the final eval
+                return
+            self.iteration += 1
+            elapsed = time.perf_counter() - self.started
+            row: dict[str, Any] = {
+                "iteration": self.iteration, "timesteps": int(self.num_timesteps),
+                "episodes": len(self.returns),
+                "success_rate": round(float(np.mean(self.wins)), 4) if self.wins else None,
+                "mean_return": round(float(np.mean(self.returns)), 4) if self.returns else None,
+                "seconds": round(elapsed, 1),
+                "env_steps_per_s": round(self.num_timesteps / elapsed, 1) if elapsed else 0.0}
+            if final or (settings.eval_every and self.iteration % settings.eval_every == 0):
+                self._evaluate(row)
+            curve.append(row)
+            if on_row is not None:
+                on_row(row)
+            self.returns, self.wins = [], []
+
+        def _evaluate(self, row: dict[str, Any]) -> None:
+            network = tuned()
+            was_training = network.training
+            row["greedy_train"] = greedy_success(network, task, settings.configs,
+                                                 settings.horizon)
+            row["greedy_eval"] = greedy_success(network, task, settings.eval_configs,
+                                                settings.horizon)
+            network.train(was_training)
+
+    return Curve()
+
+
+def write_curve(curve: list[dict[str, Any]], path: str | Path) -> Path:
+    """The curve as JSON lines (one row per iteration)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(row) + "\n" for row in curve), encoding="utf-8")
+    return path
+
+
+def settings_dict(settings: RLSettings) -> dict[str, Any]:
+    return asdict(settings)

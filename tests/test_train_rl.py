@@ -1,0 +1,139 @@
+"""RL fine-tuning (`bmoca train ppo|dqn`): the task environment, the paper's reward shaping
+along the expert's path, PPO and double DQN starting from exactly the BC policy, and the
+tuned checkpoint inside `bmoca eval`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("stable_baselines3")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from bmoca.cli.main import app  # noqa: E402
+from bmoca.demos import load  # noqa: E402
+from bmoca.train import bc, rl  # noqa: E402
+from bmoca.train.models import build_policy  # noqa: E402
+from bmoca.train.rl_env import TaskEnv, screen_state  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def demos(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demos")
+    result = CliRunner().invoke(app, ["demos", "generate", "--tasks", "phone/call_911",
+                                      "--configs", "train_env_000,test_env_100", "--out",
+                                      str(out), "--screen-width", "128"])
+    assert result.exit_code == 0, result.output
+    return load(out)
+
+
+def test_shaping_pays_i_over_n_along_the_experts_path(demos):
+    for demo in demos.episodes:
+        env = TaskEnv(demo.task_id, [demo.config_id], horizon=20, shaping=True)
+        env.reset()
+        rewards = []
+        for step in demo.steps:
+            _, reward, terminated, truncated, info = env.step(step.discrete)
+            rewards.append(reward)
+            if terminated or truncated:
+                break
+        n = len(rewards)
+        assert rewards == pytest.approx([(i + 1) / n for i in range(n)]), demo.config_id
+        assert info["is_success"] and terminated
+        env.close()
+
+
+def test_a_step_off_the_path_costs_the_off_path_reward(demos):
+    demo = demos.episodes[0]
+    env = TaskEnv(demo.task_id, [demo.config_id], horizon=5, shaping=True,
+                  off_path_reward=-1.0)
+    env.reset()
+    _, reward, *_ = env.step(demo.steps[0].discrete)
+    assert reward > 0
+    _, reward, *_ = env.step(demo.steps[0].discrete)  # the same tap again: no new progress
+    assert reward == -1.0
+    env.close()
+
+
+def test_episodes_end_at_the_horizon_and_configurations_follow_the_seed():
+    ids = ["train_env_000", "train_env_001", "train_env_002"]
+    drawn = []
+    for _ in range(2):
+        env = TaskEnv("gmail/open_Gmail", ids, horizon=3, seed=7)
+        drawn.append([env.reset()[1]["config"] for _ in range(6)])
+        for _ in range(3):
+            obs, reward, terminated, truncated, info = env.step(0)
+        assert obs.shape == (256, 128, 3) and truncated and not info["is_success"]
+        env.close()
+    assert drawn[0] == drawn[1] and len(set(drawn[0])) > 1
+
+
+def test_the_screen_state_depends_on_the_screen_not_on_the_path(device):
+    home = screen_state(device.dump_hierarchy())
+    device.shell("sleep 120")  # time passes, the screen stays
+    assert screen_state(device.dump_hierarchy()) == home
+    device.shell("am start -n com.android.settings/.Settings")
+    settings = screen_state(device.dump_hierarchy())
+    assert settings != home
+    device.press("HOME")
+    device.shell("monkey -p com.android.settings 1")  # the same screen by another way
+    assert screen_state(device.dump_hierarchy()) == settings
+
+
+@pytest.mark.parametrize("algo", ["ppo", "dqn"])
+def test_rl_starts_from_the_bc_policy_itself(algo):
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    torch.manual_seed(0)
+    network = build_policy({"arch": "small"}).eval()
+    settings = rl.RLSettings(algo=algo, task="gmail/open_Gmail", configs=["train_env_000"])
+    vec = DummyVecEnv([lambda: TaskEnv("gmail/open_Gmail", ["train_env_000"])])
+    model, tuned = rl.make_model(network, settings, vec, "Open Gmail")
+    observation = vec.reset()
+    pixels = torch.as_tensor(observation).permute(0, 3, 1, 2).float() / 255
+    with torch.no_grad():
+        expected = network(pixels, ["Open Gmail"])
+        obs_tensor = model.policy.obs_to_tensor(observation)[0]
+        if algo == "ppo":
+            got = model.policy.get_distribution(obs_tensor).distribution.logits
+            expected = torch.log_softmax(expected, -1)
+        else:
+            got = model.policy.q_net(obs_tensor)
+    assert torch.allclose(got, expected, atol=1e-5)
+    assert tuned() is not network  # training changes a copy, never the caller's network
+    vec.close()
+
+
+def test_ppo_cli_writes_a_checkpoint_and_curve_that_eval_runs(tmp_path):
+    out = tmp_path / "ppo.pt"
+    result = CliRunner().invoke(app, [
+        "train", "ppo", "--out", str(out), "--configs", "train_env_000,train_env_001",
+        "--eval-configs", "test_env_100", "--timesteps", "40", "--envs", "2",
+        "--rollout-steps", "10", "--eval-every", "2", "--threads", "1"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.with_suffix(".curve.jsonl").read_text().splitlines()]
+    assert [r["iteration"] for r in rows] == list(range(1, len(rows) + 1))
+    assert rows[-1]["timesteps"] == 40 and "greedy_eval" in rows[-1]
+    assert all(r["episodes"] > 0 and 0 <= r["success_rate"] <= 1 for r in rows)
+    saved = torch.load(out, weights_only=True)
+    assert saved["extra"]["algo"] == "ppo" and saved["extra"]["curve"] == rows
+    bc.load(out)
+    run = tmp_path / "run"
+    result = CliRunner().invoke(app, ["eval", "--agent", f"ppo:{out}", "--tasks",
+                                      "gmail/open_Gmail", "--configs", "test_env_100",
+                                      "--repeats", "1", "--run-dir", str(run)])
+    assert result.exit_code == 0, result.output
+    assert (run / "results.sqlite").is_file() and "ppo:" in result.output
+
+
+def test_bad_rl_input_is_one_clear_error(tmp_path):
+    result = CliRunner().invoke(app, ["train", "dqn", "--out", str(tmp_path / "x.pt"),
+                                      "--configs", "train_env_999"])
+    assert result.exit_code == 2 and "unknown configuration 'train_env_999'" in result.output
+    result = CliRunner().invoke(app, ["train", "ppo", "--out", str(tmp_path / "x.pt"),
+                                      "--task", "gmail/nope"])
+    assert result.exit_code == 2 and "unknown task id" in result.output
+    assert not (tmp_path / "x.pt").exists()
