@@ -18,8 +18,8 @@ MODEL_NAMES = ("[llm|mllm|t3a|m3a/]openai:<model>", "anthropic:<model>", "gemini
 
 def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None) -> Agent:
     """An agent for one task from its command-line name (`expert`, `random`, `noop`,
-    `bc:CHECKPOINT` for a policy trained by `bmoca train bc`, `ppo:`/`dqn:CHECKPOINT` after
-    `bmoca train ppo|dqn`, or a model agent such as `openai:gpt-4o`, `mllm/gemini:gemini-1.5-pro`; see docs/agents.md).
+    `bc:CHECKPOINT` for a policy trained by `bmoca train bc`, `ppo:`/`dqn:`/`iql:CHECKPOINT`
+    after `bmoca train ppo|dqn|iql`, or a model agent such as `openai:gpt-4o`, `mllm/gemini:gemini-1.5-pro`; see docs/agents.md).
 
     `options` are the model agents' options (`bmoca eval --agent-option key=value`); the
     baselines take none. Raises ValueError naming what is wrong.
@@ -46,4 +46,4 @@ def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None)
     if kind == "noop" and not option:
         return NoopAgent()
     raise ValueError(f"unknown agent {name!r}; available: {', '.join(NAMES)}, or a model "
-                     f"agent: {', '.join(MODEL_NAMES)}, or a trained agent bc:|ppo:|dqn:CHECKPOINT")
+                     f"agent: {', '.join(MODEL_NAMES)}, or a trained agent bc:|ppo:|dqn:|iql:CHECKPOINT")

@@ -1,5 +1,5 @@
-"""Agents trained in bmoca (`bc:CHECKPOINT`, and `ppo:`/`dqn:` for the same network after RL
-fine-tuning): a policy acting on pixels and the goal.
+"""Agents trained in bmoca (`bc:CHECKPOINT`, and `ppo:`/`dqn:`/`iql:` for the same kind
+of network after RL fine-tuning or offline RL): a policy acting on pixels and the goal.
 
 Imports torch only when such an agent is built, so `bmoca.agents` stays light.
 Greedy by default; `--agent-option sample=true` samples from the policy's distribution,
@@ -16,7 +16,7 @@ __all__ = ["BCAgent", "is_learned_agent"]
 _TRUE = ("1", "true", "yes", "on")
 
 
-KINDS = ("bc", "ppo", "dqn")
+KINDS = ("bc", "ppo", "dqn", "iql")
 
 
 def is_learned_agent(name: str) -> bool:
@@ -84,5 +84,5 @@ def _load(bc: Any, checkpoint: str) -> Any:
 def build(name: str, options: Mapping[str, Any] | None = None) -> BCAgent:
     kind, _, path = name.partition(":")
     if kind not in KINDS or not path:
-        raise ValueError(f"{name!r}: a trained agent is bc:, ppo: or dqn:CHECKPOINT")
+        raise ValueError(f"{name!r}: a trained agent is bc:, ppo:, dqn: or iql:CHECKPOINT")
     return BCAgent(path, options, kind)

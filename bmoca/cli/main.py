@@ -232,8 +232,8 @@ def _terminate_like_ctrl_c() -> None:
 @app.command("eval")
 def evaluate_command(
     agent: str = typer.Option("expert", help="expert, random, random:dual_gesture, noop, "
-                              "bc:CHECKPOINT (bmoca train bc), ppo:CHECKPOINT or "
-                              "dqn:CHECKPOINT (bmoca train ppo|dqn), or a "
+                              "bc:CHECKPOINT (bmoca train bc), ppo:, dqn: or "
+                              "iql:CHECKPOINT (bmoca train ppo|dqn|iql), or a "
                               "model agent [llm|mllm|t3a|m3a/]<provider>:<model>[@<base_url>], "
                               "e.g. openai:gpt-4o (docs/agents.md)"),
     task_spec: str = typer.Option("settings", "--tasks",

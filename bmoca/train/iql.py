@@ -1,0 +1,160 @@
+"""Offline RL on demonstration datasets: implicit Q-learning (IQL; Kostrikov et al., 2022)
+for the 385-way discrete action, as B-MoCA's first version trained its IQL agent.
+
+Why not d3rlpy: its IQL is for continuous actions only, and its release pins an old
+gymnasium (and installs the unmaintained gym) over the one the benchmark runs on. IQL is
+three small losses on top of the networks bmoca already has:
+
+- value: expectile regression of V(s) towards min(Q1, Q2)(s, a) of the target critic
+  (expectile `tau`, 0.7), so V estimates the best in-data action without querying
+  out-of-data actions;
+- critic: Q(s, a) towards r + γ·(1 − done)·V(s');
+- actor: advantage-weighted behaviour cloning, exp(β·(Q − V)) clipped at `max_weight`,
+  times the cross-entropy of the data's action.
+
+Transitions come from each demonstration's consecutive steps with a discrete action
+(`StepDataset`), reward 1 on the last step of a successful episode and 0 elsewhere. The
+actor is a `Policy` (optionally started from a BC checkpoint) and is saved as a BC-format
+checkpoint, so `iql:PATH` (or `bc:PATH`) plays it in `bmoca eval`.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional
+
+from bmoca.train import TrainError
+from bmoca.train.datasets import StepDataset
+from bmoca.train.models import OUTPUTS, Policy, build_policy
+
+__all__ = ["IQLSettings", "Transitions", "train"]
+
+
+@dataclass
+class IQLSettings:
+    steps: int = 1000
+    batch_size: int = 32
+    lr: float = 3e-4
+    gamma: float = 0.9
+    expectile: float = 0.7       # tau of the value loss
+    temperature: float = 3.0     # beta of the advantage weights
+    max_weight: float = 100.0
+    target_update: float = 0.005  # polyak rate of the target critic
+    seed: int = 0
+
+
+class Transitions:
+    """(s, a, r, s', done) index tuples over a `StepDataset`'s steps."""
+
+    def __init__(self, data: StepDataset, successful: Callable[[int], bool] | None = None):
+        self.data = data
+        rows: list[tuple[int, int, float, float]] = []
+        for demo, steps in enumerate(data.demo_steps):
+            won = True if successful is None else successful(demo)
+            for k, index in enumerate(steps):
+                last = k == len(steps) - 1
+                rows.append((index, steps[k + 1] if not last else index,
+                             1.0 if (last and won) else 0.0, 1.0 if last else 0.0))
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def batch(self, picks: np.ndarray) -> dict[str, Any]:
+        items = [self.data[self.rows[i][0]] for i in picks]
+        nexts = [self.data[self.rows[i][1]] for i in picks]
+        return {"pixels": torch.stack([i["pixels"] for i in items]),
+                "next_pixels": torch.stack([i["pixels"] for i in nexts]),
+                "goal": [i["goal"] for i in items],
+                "action": torch.tensor([i["action"] for i in items], dtype=torch.long),
+                "reward": torch.tensor([self.rows[i][2] for i in picks]),
+                "done": torch.tensor([self.rows[i][3] for i in picks])}
+
+
+class Critic(nn.Module):
+    """Twin Q heads and a V head on one copy of the policy's encoder."""
+
+    def __init__(self, network: Policy) -> None:
+        super().__init__()
+        self.backbone = copy.deepcopy(network)
+        hidden, actions = network.features_dim, OUTPUTS["discrete"]
+        self.q1, self.q2 = nn.Linear(hidden, actions), nn.Linear(hidden, actions)
+        self.v = nn.Linear(hidden, 1)
+
+    def forward(self, pixels: torch.Tensor, goals: list[str]):
+        features = self.backbone.features(pixels, goals)
+        return self.q1(features), self.q2(features), self.v(features).squeeze(-1)
+
+
+def expectile_loss(diff: torch.Tensor, tau: float) -> torch.Tensor:
+    weight = torch.where(diff > 0, tau, 1 - tau)
+    return (weight * diff.pow(2)).mean()
+
+
+def train(data: StepDataset, settings: IQLSettings, *, actor: Policy | None = None,
+          on_step: Callable[[int, dict[str, float]], None] | None = None
+          ) -> tuple[Policy, list[dict[str, float]]]:
+    """Train an actor (and its critic) on the dataset's transitions; returns the actor and
+    the losses per step."""
+    if not len(data):
+        raise TrainError("the dataset holds no steps with a discrete action to learn from")
+    torch.manual_seed(settings.seed)
+    if actor is None:
+        actor = build_policy({"arch": "small"})
+    elif actor.config.get("action", "discrete") != "discrete":
+        raise TrainError("IQL here learns the discrete (385-way) action")
+    actor = copy.deepcopy(actor).train()
+    critic = Critic(actor).train()
+    target = copy.deepcopy(critic).requires_grad_(False).eval()
+    transitions = Transitions(data)
+    rng = np.random.default_rng(settings.seed)
+    actor_opt = torch.optim.Adam([p for p in actor.parameters() if p.requires_grad],
+                                 lr=settings.lr)
+    critic_opt = torch.optim.Adam([p for p in critic.parameters() if p.requires_grad],
+                                  lr=settings.lr)
+    history: list[dict[str, float]] = []
+    start = time.perf_counter()
+    for step in range(settings.steps):
+        batch = transitions.batch(rng.integers(len(transitions), size=settings.batch_size))
+        actions = batch["action"][:, None]
+        with torch.no_grad():
+            t1, t2, _ = target(batch["pixels"], batch["goal"])
+            q_target = torch.min(t1, t2).gather(1, actions).squeeze(1)
+            _, _, next_v = critic(batch["next_pixels"], batch["goal"])
+            backup = batch["reward"] + settings.gamma * (1 - batch["done"]) * next_v
+        q1, q2, v = critic(batch["pixels"], batch["goal"])
+        value_loss = expectile_loss(q_target - v, settings.expectile)
+        q_loss = (functional.mse_loss(q1.gather(1, actions).squeeze(1), backup)
+                  + functional.mse_loss(q2.gather(1, actions).squeeze(1), backup))
+        critic_opt.zero_grad(set_to_none=True)
+        (value_loss + q_loss).backward()
+        critic_opt.step()
+        with torch.no_grad():
+            weights = torch.exp(settings.temperature * (q_target - v.detach())).clamp(
+                max=settings.max_weight)
+            for p, tp in zip(critic.parameters(), target.parameters(), strict=True):
+                tp.lerp_(p, settings.target_update)
+        log_probs = functional.log_softmax(actor(batch["pixels"], batch["goal"]), dim=-1)
+        actor_loss = -(weights * log_probs.gather(1, actions).squeeze(1)).mean()
+        actor_opt.zero_grad(set_to_none=True)
+        actor_loss.backward()
+        actor_opt.step()
+        row = {"step": step + 1, "value_loss": value_loss.item(), "q_loss": q_loss.item(),
+               "actor_loss": actor_loss.item(), "mean_weight": weights.mean().item(),
+               "seconds": round(time.perf_counter() - start, 2)}
+        history.append(row)
+        if on_step is not None:
+            on_step(step, row)
+    return actor.eval(), history
+
+
+def settings_dict(settings: IQLSettings) -> dict[str, Any]:
+    return asdict(settings)
