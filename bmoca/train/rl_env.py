@@ -24,8 +24,8 @@ from gymnasium import spaces
 from lxml import etree
 
 from bmoca import tasks
-from bmoca.tasks import experts
 from bmoca.env import BmocaEnv, DevicePool
+from bmoca.tasks import experts
 
 __all__ = ["TaskEnv", "expert_path", "screen_state"]
 

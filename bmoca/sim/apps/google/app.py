@@ -10,8 +10,15 @@ from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.chrome import web
 from bmoca.sim.apps.contacts.ui import icon_button
 from bmoca.sim.apps.google.home import SearchActivity
-from bmoca.sim.apps.google.model import (ACTION_GLOBAL_SEARCH, PACKAGE, QUERY_ENTRY,
-                                         SEARCH_ACTIVITY, GoogleData, gid, remember)
+from bmoca.sim.apps.google.model import (
+    ACTION_GLOBAL_SEARCH,
+    PACKAGE,
+    QUERY_ENTRY,
+    SEARCH_ACTIVITY,
+    GoogleData,
+    gid,
+    remember,
+)
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, View, column, icon, row, scroller, text
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from bmoca.formats import apps as app_table
 from bmoca.formats import launcher_db
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
-from bmoca.sim.apps.google.model import PACKAGE as GOOGLE, SEARCH_ACTIVITY, open_search
+from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
+from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
