@@ -35,6 +35,7 @@ def train_bc(
     visual_weights: str = typer.Option(None, help="reference arch: a local file of ImageNet "
                                        "EfficientNet-b0 weights (default: from scratch)"),
     threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    device: str = typer.Option("cpu", help="torch device to train on: cpu, cuda, cuda:1, mps"),
 ) -> None:
     """Behaviour cloning on a demonstration dataset; writes a checkpoint for `bc:PATH`."""
     from bmoca.train import TrainError, require_torch
@@ -55,7 +56,8 @@ def train_bc(
             if visual_weights:
                 model["visual_weights"] = visual_weights
         settings = bc.Settings(arch=arch, action=action, steps=steps, batch_size=batch_size,
-                               lr=lr, restart_every=restart_every, seed=seed, model=model)
+                               lr=lr, restart_every=restart_every, seed=seed, device=device,
+                               model=model)
         console.print(f"{len(dataset)} steps in {len(dataset.demo_steps)} demonstrations")
         every = max(1, steps // 10)
 

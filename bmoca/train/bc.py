@@ -37,6 +37,7 @@ class Settings:
     weight_decay: float = 1e-4
     restart_every: int = 500  # T_0 of cosine warm restarts, in optimisation steps
     seed: int = 0
+    device: str = "cpu"  # a torch device: cpu, cuda, cuda:1, mps
     model: dict[str, Any] = field(default_factory=dict)  # extra policy config
 
 
@@ -51,11 +52,11 @@ class Result:
         return self.samples / self.seconds if self.seconds else 0.0
 
 
-def _loss(policy: Policy, batch: dict[str, Any]) -> torch.Tensor:
-    out = policy(batch["pixels"], batch["goal"])
+def _loss(policy: Policy, batch: dict[str, Any], device: torch.device) -> torch.Tensor:
+    out = policy(batch["pixels"].to(device, non_blocking=True), batch["goal"])
     if policy.config.get("action", "discrete") == "discrete":
-        return functional.cross_entropy(out, batch["action"])
-    return functional.mse_loss(torch.sigmoid(out), batch["gesture"])
+        return functional.cross_entropy(out, batch["action"].to(device))
+    return functional.mse_loss(torch.sigmoid(out), batch["gesture"].to(device))
 
 
 def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None,
@@ -68,6 +69,11 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
     if policy is None:
         config = {"arch": settings.arch, "action": settings.action, **settings.model}
         policy = build_policy(config, text_config=text_config)
+    try:
+        device = torch.device(settings.device)
+        policy.to(device)
+    except (RuntimeError, AssertionError) as exc:  # no such device, or torch built without it
+        raise TrainError(f"cannot train on device {settings.device!r}: {exc}") from None
     sampler = DemoSampler(data, seed=settings.seed,
                           num_samples=settings.steps * settings.batch_size)
     loader = torch.utils.data.DataLoader(data, batch_size=settings.batch_size,
@@ -80,7 +86,7 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
     losses: list[float] = []
     start = time.perf_counter()
     for step, batch in enumerate(loader):
-        loss = _loss(policy, batch)
+        loss = _loss(policy, batch, device)
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
         optimiser.step()
@@ -89,7 +95,7 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
         if on_step is not None:
             on_step(step, losses[-1])
     seconds = time.perf_counter() - start
-    policy.eval()
+    policy.to("cpu").eval()  # checkpoints and agents work on the CPU
     return policy, Result(losses, seconds, len(losses) * settings.batch_size)
 
 

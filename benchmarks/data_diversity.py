@@ -1,0 +1,143 @@
+"""B-MoCA's data-diversity study (Figure 8): BC on the six representative tasks with 7, 21
+and 35 training configurations, each evaluated greedily on the 10 test configurations.
+
+    python benchmarks/data_diversity.py --out runs/diversity
+    python benchmarks/data_diversity.py --out runs/diversity-gpu --arch reference \\
+        --steps 4000 --device cuda --repeats 5
+
+Steps, each resumable (rerun the same command to continue after a stop):
+1. expert demonstrations of the six tasks in all 35 training configurations
+   (`bmoca demos generate`, `--repeats` episodes each);
+2. one BC policy per training-set size and seed (`OUT/bc_<size>_seed<seed>.pt`), trained on
+   the demonstrations of the first 7, 21 or 35 training configurations (§6.6);
+3. greedy episodes of every task in the 10 test configurations, within the task's step
+   limit (the simulator is deterministic, so one episode per configuration);
+
+then a Markdown table (`OUT/results.md`) of success per task and size, mean ± standard
+error over the seeds, with the paper's Language figures beside it (23 % with 7 training
+configurations, 53 % with 35).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PAPER_LANGUAGE = {7: "23", 21: "-", 35: "53"}
+
+
+def generate_demos(out: Path, repeats: int, screen_width: int, workers: int) -> Path:
+    demos = out / "demos"
+    command = [sys.executable, "-m", "bmoca.cli.main", "demos", "generate", "--tasks",
+               "representative", "--split", "train", "--repeats", str(repeats), "--out",
+               str(demos), "--screen-width", str(screen_width), "--workers", str(workers)]
+    subprocess.run(command, check=True)
+    return demos
+
+
+def train_one(demos: Path, size: int, seed: int, args: argparse.Namespace, path: Path) -> dict:
+    from bmoca.train import bc
+    from bmoca.train.datasets import StepDataset, training_configs
+
+    data = StepDataset(demos, config_ids=training_configs(size))
+    model = {}
+    if args.arch == "reference":
+        from bmoca.cli.train import default_text_encoder
+
+        model["text_encoder"] = default_text_encoder()
+    settings = bc.Settings(arch=args.arch, steps=args.steps, batch_size=args.batch_size,
+                           lr=args.lr, restart_every=max(1, args.steps // 2), seed=seed,
+                           device=args.device, model=model)
+    policy, result = bc.train(data, settings)
+    bc.save(policy, path, settings, extra={"data": str(demos), "train_configs": size})
+    return {"demos": len(data.demo_steps), "steps": len(data),
+            "seconds": round(result.seconds, 1),
+            "final_loss": round(sum(result.losses[-20:]) / len(result.losses[-20:]), 4)}
+
+
+def evaluate(path: Path) -> dict[str, float]:
+    from bmoca import configs, tasks
+    from bmoca.train import bc
+    from bmoca.train.rl import greedy_success
+
+    policy = bc.load(path)
+    test = list(configs.ids("test"))
+    return {task.id: greedy_success(policy, task, test, task.step_limit)
+            for task in tasks.select("representative")}
+
+
+def table(results: dict, sizes: list[int], seeds: list[int]) -> str:
+    import numpy as np
+
+    from bmoca import tasks
+
+    def cell(values: list[float]) -> str:
+        if not values:
+            return "-"
+        mean = 100 * float(np.mean(values))
+        se = 100 * float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0
+        return f"{mean:.0f} ± {se:.0f}"
+
+    header = "| task | " + " | ".join(f"{s} configs" for s in sizes) + " | paper (7 / 35) |"
+    lines = [header, "|---|" + "---:|" * len(sizes) + "---:|"]
+    for task in tasks.select("representative"):
+        row = [cell([results[f"{s}/{seed}"]["success"][task.id] for seed in seeds
+                     if f"{s}/{seed}" in results]) for s in sizes]
+        paper = (f"{PAPER_LANGUAGE[7]} / {PAPER_LANGUAGE[35]}" if "language" in task.id
+                 else "-")
+        lines.append(f"| {task.id} | " + " | ".join(row) + f" | {paper} |")
+    means = [cell([float(np.mean(list(results[f"{s}/{seed}"]["success"].values())))
+                   for seed in seeds if f"{s}/{seed}" in results]) for s in sizes]
+    lines.append("| **average** | " + " | ".join(means) + " | - |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("runs/diversity"))
+    parser.add_argument("--sizes", type=int, nargs="+", default=[7, 21, 35])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--repeats", type=int, default=1, help="demonstrations per task "
+                        "and training configuration")
+    parser.add_argument("--arch", default="small", choices=["small", "reference"])
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--device", default="cpu", help="torch device: cpu, cuda, mps")
+    parser.add_argument("--threads", type=int, default=0, help="torch CPU threads")
+    parser.add_argument("--screen-width", type=int, default=128)
+    parser.add_argument("--workers", type=int, default=1, help="demo generation workers")
+    args = parser.parse_args()
+
+    import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    args.out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    demos = generate_demos(args.out, args.repeats, args.screen_width, args.workers)
+    results_path = args.out / "results.json"
+    results = json.loads(results_path.read_text()) if results_path.exists() else {}
+    for size in args.sizes:
+        for seed in args.seeds:
+            key = f"{size}/{seed}"
+            if key in results:
+                continue
+            path = args.out / f"bc_{size}_seed{seed}.pt"
+            info = train_one(demos, size, seed, args, path)
+            info["success"] = evaluate(path)
+            results[key] = info
+            results_path.write_text(json.dumps(results, indent=1))
+            print(key, json.dumps(info), flush=True)
+    markdown = table(results, args.sizes, args.seeds)
+    (args.out / "results.md").write_text(markdown)
+    print(markdown)
+    print(f"total {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
