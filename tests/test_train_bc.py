@@ -144,3 +144,16 @@ def test_bc_agent_runs_inside_bmoca_eval(demo_dir, tmp_path):
                                    "settings/turn_on_wifi", "--configs", "test_env_100"])
     flat = " ".join(bad.output.replace("│", " ").split())
     assert bad.exit_code == 2 and "no such checkpoint" in flat
+
+
+def test_an_unusable_device_is_one_clear_error(demo_dir, tmp_path):
+    from typer.testing import CliRunner
+
+    from bmoca.cli.main import app
+
+    wanted = "nosuchdevice" if torch.cuda.is_available() else "cuda"
+    result = CliRunner().invoke(app, ["train", "bc", "--data", str(demo_dir), "--out",
+                                      str(tmp_path / "x.pt"), "--steps", "1", "--device",
+                                      wanted])
+    assert result.exit_code == 2 and f"cannot train on device '{wanted}'" in result.output
+    assert not (tmp_path / "x.pt").exists()
