@@ -229,7 +229,9 @@ def test_app_icons(package: str) -> None:
 
 def test_app_icons_are_distinct_and_fallback_exists() -> None:
     packages = [a.package for a in all_apps()]
-    assert len(packages) == 18 and "com.android.settings" in packages
+    # The 18 home-screen apps of the configurations plus the Google app behind the search pill.
+    assert len(packages) == 19 and "com.android.settings" in packages
+    assert "com.google.android.googlequicksearchbox" in packages
     digests = {app_icon(p, 64).tobytes() for p in packages}
     assert len(digests) == len(packages)
     unknown = app_icon("com.example.unknown", 64)
