@@ -21,10 +21,21 @@ Which radios airplane mode affects and which the user may turn back on come from
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from bmoca.sim.system.server import SystemServer
+
+class SystemServer(Protocol):
+    """What these services use of `bmoca.sim.system.server.SystemServer` (which calls them,
+    so they do not import it)."""
+
+    state: Any
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None: ...
+
+    def log_from(self, package: str, priority: str, tag: str, message: str) -> None: ...
+
+    def broadcast(self, action: str) -> None: ...
+
 
 AIRPLANE_MODE_CHANGED = "android.intent.action.AIRPLANE_MODE"
 
@@ -119,16 +130,14 @@ def bluetooth_airplane_observer(system: SystemServer) -> None:
 def _phone_airplane_changed(system: SystemServer) -> None:
     """PhoneGlobals.handleAirplaneModeChange: cell_on says whether airplane mode turned the
     radio off, so only a real change logs."""
-    from bmoca.sim.system.server import PHONE_PID
-
     on = airplane_on(system)
     cell = _global(system, "cell_on")
     if cell == CELL_ON_FLAG and on and sensitive(system, "cell"):
-        system.log(PHONE_PID, "I", "PhoneGlobals", "Turning radio off - airplane")
+        system.log_from("com.android.phone", "I", "PhoneGlobals", "Turning radio off - airplane")
         system.put_setting("global", "cell_on", CELL_OFF_DUE_TO_AIRPLANE_MODE_FLAG)
         system.put_setting("global", "enable_cellular_on_boot", "0")
     elif cell == CELL_OFF_DUE_TO_AIRPLANE_MODE_FLAG and not on:
-        system.log(PHONE_PID, "I", "PhoneGlobals", "Turning radio on - airplane")
+        system.log_from("com.android.phone", "I", "PhoneGlobals", "Turning radio on - airplane")
         system.put_setting("global", "cell_on", CELL_ON_FLAG)
         system.put_setting("global", "enable_cellular_on_boot", "1")
 
