@@ -231,3 +231,48 @@ def test_launch_logs_start_proc():
     device.shell(f"am start -n {COMPONENT}")
     log, _ = device.shell("logcat -d ActivityManager:I *:S")
     assert "Start proc" in log and "com.google.android.calculator" in log
+
+
+# -- a keyboard: typed text and key events reach the calculator -----------------------------------
+
+def _typed(*commands: str):
+    """Open Calculator, then run `input text` / `input keyevent` commands."""
+    def attempt(device):
+        device.shell(f"am start -n {COMPONENT}")
+        for command in commands:
+            out, code = device.shell(f"input {command}")
+            assert code == 0, out
+    attempt.__name__ = " / ".join(commands)
+    return attempt
+
+
+def test_typed_text_and_keys_edit_and_evaluate_the_formula():
+    device = calculator()
+    device.shell("input text '12+3*4-6/2'")
+    assert find(device, "formula").get("text") == "12+3×4−6÷2"
+    device.shell("input keyevent KEYCODE_DEL KEYCODE_NUMPAD_3 KEYCODE_ENTER")
+    assert find(device, "result_final").get("text") == "22"
+    device.shell("input text '(2.5)^2='")                   # a typed operand starts anew
+    assert find(device, "result_final").get("text") == "6.25"
+
+
+@pytest.mark.parametrize("config", ["test_env_100", "test_env_109"])
+def test_calculator_tasks_pass_by_typing_and_near_misses_fail(config):
+    from conftest import run_attempts
+
+    run_attempts("calculator/input_'17×23'_in_Calculator",
+                 [_typed("text 17*23"), _typed("keyevent KEYCODE_1 KEYCODE_7 KEYCODE_STAR "
+                                               "KEYCODE_2 KEYCODE_3")], expect=True, config=config)
+    run_attempts("calculator/input_'17×23'_in_Calculator",
+                 [_typed("text 17+23"), _typed("text 17*234", "keyevent KEYCODE_DEL KEYCODE_DEL")],
+                 expect=False, config=config)
+    run_attempts("calculator/compute_the_harmonic_mean_of_4_and_5_in_Calculator",
+                 [_typed("text '2/(1/4+1/5)'", "keyevent KEYCODE_ENTER"),
+                  _typed("text '2*4*5/(4+5)='")], expect=True, config=config)
+
+    def typed_on_home(device):  # no window takes key events there: nothing is typed
+        device.shell("input text 17*23")
+        device.shell(f"am start -n {COMPONENT}")
+
+    run_attempts("calculator/input_'17×23'_in_Calculator", [typed_on_home], expect=False,
+                 config=config)

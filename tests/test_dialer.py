@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from conftest import bounds, launch, logcat, nodes
+from conftest import bounds, launch, logcat, nodes, run_attempts
 
 import bmoca
 import bmoca.configs
@@ -318,3 +318,80 @@ def test_each_task_is_not_done_at_reset_and_a_wrong_action_fails_it(task_id):
         dial(device, wrong or _wrong_digits(task))
         assert find(device, "incall_end_call") is not None
     assert task.is_successful(device, start).ok is False
+
+
+# -- a task that names a number keys on that number --------------------------------------------
+
+def _open_phone(device) -> None:
+    device.shell(f"am start -a android.intent.action.MAIN -c android.intent.category.LAUNCHER "
+                 f"-n {MAIN}")
+
+
+def _keys(number: str, call: bool = True):
+    def attempt(device):
+        _open_phone(device)
+        dial(device, number, press_call=call)
+    attempt.__name__ = f"keys_{number}"
+    return attempt
+
+
+def _typed(number: str, finish: str):
+    """Type the number into the open dialpad; finish with the green button or ENTER."""
+    def attempt(device):
+        _open_phone(device)
+        tap(device, "fab")
+        device.shell(f"input text {number}")
+        if finish == "enter":
+            device.shell("input keyevent KEYCODE_ENTER")
+        else:
+            tap(device, "dialpad_floating_action_button")
+    attempt.__name__ = f"typed_{number}_{finish}"
+    return attempt
+
+
+def _favourite(device) -> None:
+    """Close the dialpad and call the starred contact from Favorites."""
+    _open_phone(device)
+    if find(device, "digits") is not None:
+        device.press("BACK")
+    tap(device, "favorite_item_layout")
+    assert find(device, "incall_end_call") is not None
+
+
+@pytest.mark.parametrize("config", ["test_env_100", "test_env_109"])
+def test_call_911_needs_911_not_another_emergency_number_or_a_contact(config):
+    run_attempts("phone/call_911", [_keys("112"), _typed("112", "enter"), _favourite],
+                 expect=False, config=config)
+    run_attempts("phone/call_911", [_keys("911"), _typed("911", "enter"),
+                                    _typed("911", "button")], expect=True, config=config)
+
+
+@pytest.mark.parametrize("config", ["test_env_100", "test_env_109"])
+def test_the_call_button_task_needs_the_number_on_the_dialpad(config):
+    def extra_digit(device):
+        _open_phone(device)
+        tap(device, "three")
+        tap(device, "dialpad_floating_action_button")
+
+    def button(device):
+        _open_phone(device)
+        tap(device, "dialpad_floating_action_button")
+
+    def enter_key(device):
+        _open_phone(device)
+        device.shell("input keyevent KEYCODE_ENTER")
+
+    task = "phone/press_the_call_button_in_dial"
+    run_attempts(task, [_favourite, extra_digit], expect=False, config=config)
+    run_attempts(task, [button, enter_key], expect=True, config=config)
+
+
+def test_typing_reaches_the_open_dialpad_only():
+    device = phone("test_env_109")
+    device.shell("input text 911")                          # the dialpad is closed: nowhere
+    tap(device, "fab")
+    assert text_of(device, "digits") == ""
+    device.shell("input text '2a0*2#'")                     # letters name no dialpad key
+    assert text_of(device, "digits") == "20*2#"
+    device.shell("input keyevent KEYCODE_DEL KEYCODE_DEL KEYCODE_POUND KEYCODE_NUMPAD_1")
+    assert text_of(device, "digits") == "20*#1"

@@ -150,3 +150,41 @@ def test_text_press_actions_hit_the_navigation_bar_in_ltr_and_rtl(pool, config):
     assert 'package="com.google.android.apps.nexuslauncher"' in obs["xml"]
     obs, *_ = env.step("Action: press('OVERVIEW')")
     assert "overview_panel" in obs["xml"]
+
+
+def test_steps_after_the_end_are_an_error_until_reset(pool):
+    env = bmoca.make(WIFI, "test_env_100", device=pool, observation="xml", action="json")
+    play(env, ExpertAgent(tasks.get(WIFI)), seed=0)           # terminated by success
+    with pytest.raises(RuntimeError, match=r"ended \(terminated.*call reset\(\)"):
+        env.step({"action_type": "wait"})
+    env.reset(seed=0)
+    for _ in range(env.step_limit):
+        env.step({"action_type": "wait"})
+    with pytest.raises(RuntimeError, match=r"ended \(truncated"):
+        env.step({"action_type": "wait"})
+    env.reset(seed=0)
+    assert env.step({"action_type": "wait"})[4]["steps"] == 1
+
+
+def test_evaluate_reports_success_without_a_step(pool):
+    env = bmoca.make(WIFI, "test_env_100", device=pool, observation="xml", action="json")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.evaluate()
+    env.reset(seed=0)
+    assert env.evaluate() is False
+    env.device.shell("svc wifi enable")                       # done behind the agent's back
+    assert env.evaluate() is True and env.steps == 0
+
+
+@pytest.mark.parametrize("observation", ["xml", "pixels"])
+def test_info_says_when_a_step_did_nothing(pool, observation):
+    env = bmoca.make(WIFI, "test_env_109", device=pool, observation=observation, action="json")
+    env.reset(seed=0)
+    flags = [env.step(action)[4]["no_effect"] for action in (
+        {"action_type": "navigate_home"},                     # already home
+        {"action_type": "input_text", "text": "hello"},       # no field, no key handler
+        {"action_type": "fly"},                                # malformed
+        {"action_type": "open_app", "app_name": "Settings"},
+        {"action_type": "navigate_back"},
+    )]
+    assert flags == [True, True, True, False, False]

@@ -124,5 +124,11 @@ class Device(abc.ABC):
     @abc.abstractmethod
     def snapshot_load(self, name: str) -> None: ...
 
+    def state_fingerprint(self) -> bytes | None:
+        """A digest of the phone's state apart from its clock, so that the environment can
+        tell an action that changed nothing; None (the default) when the device cannot say
+        cheaply, as a real phone cannot."""
+        return None
+
     def close(self) -> None:
         """Release what the device holds (connections, servers)."""

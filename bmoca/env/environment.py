@@ -8,6 +8,7 @@ action still counts as a step and changes nothing; `info` says what was wrong.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -73,6 +74,8 @@ class BmocaEnv(gymnasium.Env):
         self._frame: np.ndarray | None = None
         self.steps = self.invalid_actions = 0
         self.success = False
+        self._ended: str | None = None
+        """"terminated" or "truncated" once the episode is over; step() then refuses."""
 
     # -- gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -87,6 +90,7 @@ class BmocaEnv(gymnasium.Env):
         self._start = self.task.initialize(self.device)
         self.steps = self.invalid_actions = 0
         self.success = False
+        self._ended = None
         observation = self._observe()
         info = self._info(reset_s=time.perf_counter() - started)
         return observation, info
@@ -94,7 +98,12 @@ class BmocaEnv(gymnasium.Env):
     def step(self, action: Any):
         if self.device is None or self._start is None:
             raise RuntimeError("call reset() before step()")
+        if self._ended:
+            raise RuntimeError(
+                f"the episode has ended ({self._ended} after {self.steps} steps); call reset() "
+                "before step() again")
         self.steps += 1
+        before = self._fingerprint()
         error, label, extra = None, None, {}
         try:
             label = self.action_mode.label(action)
@@ -110,10 +119,20 @@ class BmocaEnv(gymnasium.Env):
             self.success = True
         terminated = self.success or extra.get("status") is not None
         truncated = not terminated and self.steps >= self.step_limit
+        self._ended = "terminated" if terminated else "truncated" if truncated else None
         info = self._info(action_label=label, action_error=error, **extra)
         if verdict is not None:
             info["detector"] = verdict.trace
+        if before is not None:
+            info["no_effect"] = not changed or self._fingerprint() == before
         return observation, float(self.success), terminated, truncated, info
+
+    def evaluate(self) -> bool:
+        """The task's success on the phone as it is now, without taking a step (for agents
+        that decide when they are done, or checks after the episode)."""
+        if self.device is None or self._start is None:
+            raise RuntimeError("call reset() before evaluate()")
+        return self.task.is_successful(self.device, self._start).ok
 
     def render(self) -> np.ndarray | None:
         if self.render_mode == "rgb_array" and self.device is not None:
@@ -141,6 +160,17 @@ class BmocaEnv(gymnasium.Env):
             else:
                 out[mode] = act.FreeText(max_length=1 << 22)
         return out
+
+    def _fingerprint(self) -> tuple[bytes, str | None, bytes] | None:
+        """The device's state and the screen as last observed, to tell a step that did
+        nothing; None when the device cannot fingerprint its state (a real phone)."""
+        state = self.device.state_fingerprint()
+        if state is None:
+            return None
+        pixels = b""
+        if {"pixels", "som"} & set(self.modes):
+            pixels = hashlib.blake2b(self._screenshot().tobytes(), digest_size=16).digest()
+        return state, self._xml, pixels  # what this env's observations read, nothing more
 
     def _screenshot(self) -> np.ndarray:
         if self._frame is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import pickle
 from pathlib import Path
 
@@ -126,7 +128,17 @@ class SimDevice(Device):
         focused = self.frame.focused
         if focused is not None and text:
             focused.on_text(focused.text + text)
+        elif text and not self._dialog_shown():
+            record = self.system.am.top_record()
+            if record is not None:
+                ctx = self._context()
+                for char in text:  # one key event per character, as Input.sendText does
+                    record.activity.on_key_char(ctx, char)
         self._invalidate()
+
+    def _dialog_shown(self) -> bool:
+        """A dialog window takes key events itself; none of its dialogs has a key handler."""
+        return any(window.kind == "dialog" for window in self.frame.windows)
 
     # -- dispatch ---------------------------------------------------------------------
     def _context(self) -> Context:
@@ -270,11 +282,17 @@ class SimDevice(Device):
 
             toggle_overview(system)
         elif key == Key.ENTER:
-            if focused is not None and focused.on_submit is not None:
-                focused.on_submit()
+            if focused is not None:
+                if focused.on_submit is not None:
+                    focused.on_submit()
+            elif record is not None and not self._dialog_shown():
+                record.activity.on_key(ctx, key.value)
         elif key == Key.DEL:
-            if focused is not None and focused.text:
-                focused.on_text(focused.text[:-1])
+            if focused is not None:
+                if focused.text:
+                    focused.on_text(focused.text[:-1])
+            elif record is not None and not self._dialog_shown():
+                record.activity.on_key(ctx, key.value)
         elif key == Key.SPACE:
             if focused is not None:
                 focused.on_text(focused.text + " ")
@@ -339,6 +357,12 @@ class SimDevice(Device):
         self.system = SystemServer(state, self.system.apps, Context)
         self.hardware = state.hardware
         self._invalidate()
+
+    def state_fingerprint(self) -> bytes | None:
+        """The pickled system state without its clock (every input advances the clock)."""
+        state = copy.copy(self.system.state)
+        state.clock = None
+        return hashlib.blake2b(pickle.dumps(state), digest_size=16).digest()
 
     def snapshot_save(self, name: str) -> None:
         blob = self.snapshot_bytes()

@@ -84,6 +84,16 @@ class Activity:
     def on_home(self, ctx: Context) -> None:
         """HOME pressed while this is the home activity."""
 
+    def on_key_char(self, ctx: Context, char: str) -> bool:
+        """A typed character (`input text`, a character key) while no text field has focus:
+        the screen's own key handling (a calculator's onKeyUp, a dialpad's digits field).
+        False, the default, drops it, as a screen without a key handler does."""
+        return False
+
+    def on_key(self, ctx: Context, key: str) -> bool:
+        """ENTER or DEL (by Key value) while no text field has focus; True if handled."""
+        return False
+
 
 class App:
     """An installed package. Subclasses set the class attributes and the activities."""

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from bmoca.assets.photos import SAMPLE_PHOTO_PATH, sample_photo
 from bmoca.sim.i18n import normalize_locale
+from bmoca.sim.system import radios
 from bmoca.sim.system.activity import ActivityManagerState, ActivityRecord, Task
 from bmoca.sim.system.audio import STREAMS, AudioState
 from bmoca.sim.system.clock import VirtualClock
@@ -62,8 +63,6 @@ class SystemState:
     brightness_dialog: bool = False
     brightness_reason: str = "manual"
     """DisplayPowerController's last brightness reason ('manual' / 'temporary')."""
-    wifi_before_airplane: bool = False
-    """Wi-Fi was on when airplane mode went on, so it comes back when it goes off."""
     boot_count: int = 0
     ime_target: tuple[str, str, str] | None = None
     """(package, activity, field id) the keyboard last attached to; None while it is hidden."""
@@ -199,35 +198,34 @@ class SystemServer:
     def put_setting(self, namespace: str, key: str, value: str) -> None:
         if self.state.settings.put(namespace, key, value):
             self.log_system("V", "SettingsProvider", f"Notifying for 0: {uri(namespace, key)}")
+            if (namespace, key) == ("global", "airplane_mode_on"):
+                radios.bluetooth_airplane_observer(self)  # a content observer, not a receiver
 
-    # -- connectivity ---------------------------------------------------------------
+    # -- connectivity (the rules are in `radios.py`) --------------------------------
     def set_wifi(self, enabled: bool, caller: str, caller_uid: int | None = None) -> None:
         uid = caller_uid if caller_uid is not None else (
             self.apps[caller].uid if caller in self.apps else 1000)
         self.log_system("I", "WifiService",
                         f"setWifiEnabled package={caller} uid={uid} enable={'true' if enabled else 'false'}")
-        self.put_setting("global", "wifi_on", "1" if enabled else "0")
+        radios.wifi_toggled(self, enabled)
+
+    def set_bluetooth(self, enabled: bool) -> None:
+        radios.bluetooth_toggled(self, enabled)
 
     def set_airplane_mode(self, enabled: bool) -> None:
-        if (self.state.settings.get("global", "airplane_mode_on") == "1") == enabled:
-            return
-        self.put_setting("global", "airplane_mode_on", "1" if enabled else "0")
-        self.log(PHONE_PID, "I", "PhoneGlobals",
-                 f"Turning radio {'off' if enabled else 'on'} - airplane")
-        if enabled and self.state.settings.get("global", "wifi_on") == "1":
-            self.state.settings.put("global", "wifi_on", "0")
-            self.state.wifi_before_airplane = True
-        elif not enabled and self.state.wifi_before_airplane:
-            self.state.wifi_before_airplane = False
-            self.state.settings.put("global", "wifi_on", "1")
+        radios.set_airplane_mode(self, enabled)
 
     @property
     def airplane_mode(self) -> bool:
-        return self.state.settings.get("global", "airplane_mode_on") == "1"
+        return radios.airplane_on(self)
 
     @property
     def wifi_enabled(self) -> bool:
-        return self.state.settings.get("global", "wifi_on") == "1"
+        return radios.wifi_enabled(self)
+
+    @property
+    def bluetooth_enabled(self) -> bool:
+        return radios.bluetooth_enabled(self)
 
     # -- audio ----------------------------------------------------------------------
     def set_volume(self, stream: int, level: int) -> None:
@@ -256,6 +254,8 @@ class SystemServer:
         self.put_setting("secure", "ui_night_mode", "2" if dark else "1")
 
     def broadcast(self, action: str) -> None:
+        if action == radios.AIRPLANE_MODE_CHANGED:
+            radios.airplane_mode_changed(self)
         for app in self.apps.values():
             app.on_broadcast(self.context(app.package), action)
 

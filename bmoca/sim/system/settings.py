@@ -14,6 +14,8 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "stay_on_while_plugged_in": "0", "window_animation_scale": "1.0",
         "transition_animation_scale": "1.0", "animator_duration_scale": "1.0",
         "zen_mode": "0", "cell_on": "1", "wifi_sleep_policy": "2",
+        "enable_cellular_on_boot": "1", "airplane_mode_radios": "cell,bluetooth,wifi,nfc,wimax",
+        "airplane_mode_toggleable_radios": "bluetooth,wifi,nfc",
     },
     "system": {
         "screen_brightness": "102", "screen_brightness_mode": "0", "font_scale": "1.0",

@@ -33,6 +33,14 @@ def cid(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
 
 
+TYPED_OPERANDS = {**{d: d for d in "0123456789"}, ".": ".", ",": ".", "(": "(", "e": "e",
+                  "E": "e", "p": "π", "P": "π", "π": "π"}
+"""KeyMaps.keyForChar for characters that start or continue an operand."""
+TYPED_OPERATORS = {"+": "+", "-": MINUS, "*": "×", "/": "÷", ")": ")", "^": "^", "!": "!",
+                   "%": "%"}
+"""KeyMaps.keyForChar for the operators: `*` and `/` are the × and ÷ keys."""
+
+
 # -- the activity ------------------------------------------------------------------------
 
 
@@ -96,6 +104,26 @@ class Calculator(Activity):
             self.result, self.error = format_result(evaluate(body, self.degrees)), False
         except CalcError as exc:
             self.result, self.error = f"calc.error.{exc.kind}", True
+
+    # -- a keyboard ---------------------------------------------------------------------
+    def on_key_char(self, ctx: Context, char: str) -> bool:
+        """Calculator.onKeyUp: a typed character is the key KeyMaps.keyForChar names, `=`
+        evaluates; whitespace and characters that name no key are dropped."""
+        if char == "=":
+            self.equals()
+        elif char in TYPED_OPERANDS:
+            self.operand(TYPED_OPERANDS[char])
+        elif char in TYPED_OPERATORS:
+            self.operator(TYPED_OPERATORS[char])
+        return True
+
+    def on_key(self, ctx: Context, key: str) -> bool:
+        """ENTER evaluates and DEL deletes, as the `=` and delete keys do."""
+        if key == "ENTER":
+            self.equals()
+        elif key == "DEL":
+            self.delete()
+        return True
 
     # -- views ------------------------------------------------------------------------
     def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:

@@ -29,6 +29,8 @@ TAB_ICONS = {"speed_dial": "star", "call_log": "schedule", "contacts": "people"}
 KEYS = (("1", "one", ""), ("2", "two", "ABC"), ("3", "three", "DEF"), ("4", "four", "GHI"),
         ("5", "five", "JKL"), ("6", "six", "MNO"), ("7", "seven", "PQRS"), ("8", "eight", "TUV"),
         ("9", "nine", "WXYZ"), ("*", "star", ""), ("0", "zero", "+"), ("#", "pound", ""))
+DIALABLE = frozenset("0123456789*#+")
+"""What the digits field keeps of typed text (see docs/tasks.md for the separators)."""
 DIAL_GREEN = (15, 157, 88)
 SEARCH_ID = f"{PACKAGE}:id/search_view"
 
@@ -78,6 +80,25 @@ class MainActivity(Activity):
 
     def delete(self) -> None:
         self.digits = self.digits[:-1]
+
+    def on_key_char(self, ctx: Context, char: str) -> bool:
+        """The open dialpad's digits field (DialerKeyListener) takes a typed digit, * # or +;
+        with the dialpad closed nothing has key focus and typing goes nowhere."""
+        if not self.dialpad_open:
+            return False
+        if char in DIALABLE:
+            self.press(char)
+        return True
+
+    def on_key(self, ctx: Context, key: str) -> bool:
+        """DialpadFragment.onKey: ENTER in the digits field places the call; DEL deletes."""
+        if not self.dialpad_open:
+            return False
+        if key == "ENTER":
+            self.dial(ctx)
+        elif key == "DEL":
+            self.delete()
+        return True
 
     def dial(self, ctx: Context) -> None:
         """DialpadFragment.handleDialButtonPressed."""

@@ -32,7 +32,6 @@ def sid(name: str) -> str:
 # -- the behaviour behind switches, sliders and action rows ----------------------------
 
 SETTING_SWITCHES: dict[str, tuple[str, str, str, str]] = {
-    "bluetooth": ("global", "bluetooth_on", "1", "0"),
     "vibrate_when_ringing": ("system", "vibrate_when_ringing", "1", "0"),
     "adaptive_brightness": ("system", "screen_brightness_mode", "1", "0"),
     "auto_rotate": ("system", "accelerometer_rotation", "1", "0"),
@@ -53,6 +52,8 @@ def switch_state(ctx: Context, action: str) -> bool:
         return system.wifi_enabled
     if action == "airplane":
         return system.airplane_mode
+    if action == "bluetooth":
+        return system.bluetooth_enabled
     if action == "dark_theme":
         return system.night_mode
     if action in SETTING_SWITCHES:
@@ -68,6 +69,8 @@ def toggle(ctx: Context, activity: SubSettings | None, action: str) -> None:
         system.set_wifi(on, caller=PACKAGE)  # Android allows Wi-Fi on in airplane mode
     elif action == "airplane":
         system.set_airplane_mode(on)
+    elif action == "bluetooth":
+        system.set_bluetooth(on)
     elif action == "dark_theme":
         if on and system.state.settings.get("secure", "dark_mode_dialog_seen") != "1":
             if activity is not None:
@@ -114,8 +117,7 @@ def summary(ctx: Context, pref: Pref) -> str:
     system = ctx.system
     key = pref.key
     if key == "wifi" or key == "wifi_network":
-        if system.airplane_mode and not system.wifi_enabled:
-            return ctx.t("settings.airplane_mode.on_summary")
+        # WifiSummaryUpdater: "Off" whenever Wi-Fi is off, airplane mode or not
         if not system.wifi_enabled:
             return ctx.t("settings.switch.off_summary")
         return "AndroidWifi" if key == "wifi" else ctx.t("settings.wifi_network.summary")

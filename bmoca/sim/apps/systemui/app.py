@@ -24,13 +24,13 @@ def status_bar(ctx: Context, dark_icons: bool) -> View:
     color = (60, 64, 67) if dark_icons else (255, 255, 255)
     system = ctx.system
     icons = []
+    if system.wifi_enabled:  # Wi-Fi turned back on in airplane mode shows beside the plane
+        icons.append(icon("signal_wifi_4_bar", 16, id=_id("wifi_signal"), icon_color=color,
+                          icon_filled=True, desc=ctx.t("systemui.wifi_signal_full")))
     if system.airplane_mode:
         icons.append(icon("airplanemode_active", 16, id=_id("airplane"), icon_color=color,
                           icon_filled=True, desc=ctx.t("systemui.airplane_mode")))
-    elif system.wifi_enabled:
-        icons.append(icon("signal_wifi_4_bar", 16, id=_id("wifi_signal"), icon_color=color,
-                          icon_filled=True, desc=ctx.t("systemui.wifi_signal_full")))
-    if not system.airplane_mode:
+    else:
         icons.append(icon("signal_cellular_4_bar", 16, id=_id("mobile_signal"), icon_color=color,
                           icon_filled=True, desc=ctx.t("systemui.phone_signal_full")))
     icons.append(icon("battery_full", 16, id=_id("battery"), icon_color=color, icon_filled=True,

@@ -38,6 +38,12 @@ _PUNCT_KEYS = {"STAR": (17, "*"), "POUND": (18, "#"), "COMMA": (55, ","), "PERIO
                "SEMICOLON": (74, ";"), "APOSTROPHE": (75, "'"), "SLASH": (76, "/"),
                "AT": (77, "@"), "PLUS": (81, "+")}
 _KEY_NAMES.update({name: code for name, (code, _) in _PUNCT_KEYS.items()})
+_NUMPAD_KEYS = {**{f"NUMPAD_{d}": (144 + d, str(d)) for d in range(10)},
+                "NUMPAD_DIVIDE": (154, "/"), "NUMPAD_MULTIPLY": (155, "*"),
+                "NUMPAD_SUBTRACT": (156, "-"), "NUMPAD_ADD": (157, "+"), "NUMPAD_DOT": (158, "."),
+                "NUMPAD_COMMA": (159, ","), "NUMPAD_EQUALS": (161, "="),
+                "NUMPAD_LEFT_PAREN": (162, "("), "NUMPAD_RIGHT_PAREN": (163, ")")}
+_KEY_NAMES.update({name: code for name, (code, _) in _NUMPAD_KEYS.items()})
 _KEY_NAMES.update({"NUMPAD_ENTER": 160, "DPAD_CENTER": 23, "CAMERA": 27, "SEARCH": 84,
                    "NOTIFICATION": 83, "SLEEP": 223, "WAKEUP": 224, "FORWARD_DEL": 112})
 _CODE_KEYS: dict[int, Key] = {code: key for key, code in KEYCODES.items()}
@@ -45,6 +51,7 @@ _CODE_KEYS[160] = Key.ENTER
 _CODE_CHARS: dict[int, str] = {7 + d: str(d) for d in range(10)}
 _CODE_CHARS.update({29 + k: chr(ord("a") + k) for k in range(26)})
 _CODE_CHARS.update({code: char for code, char in _PUNCT_KEYS.values()})
+_CODE_CHARS.update({code: char for code, char in _NUMPAD_KEYS.values()})
 
 
 def cmd_input(sh: Session, args: list[str], io: Io) -> int:
