@@ -326,8 +326,11 @@ def train(model_path: str | Path, examples: Sequence[Example], settings: LoraSet
                              target_modules=targets, task_type="CAUSAL_LM")
     model = peft.get_peft_model(model, config)
     if settings.gradient_checkpointing:
-        model.gradient_checkpointing_enable()
+        enable = (getattr(model, "activation_checkpointing_enable", None)  # transformers 5
+                  or model.gradient_checkpointing_enable)
+        enable()
         model.enable_input_require_grads()
+        model.config.use_cache = False  # a cache is useless with checkpointing
     try:
         device = torch.device(settings.device)
         model.to(device)
