@@ -13,21 +13,30 @@ __all__ = ["Agent", "ExpertAgent", "NoopAgent", "RandomAgent", "build", "NAMES"]
 
 NAMES = ("expert", "random", "random:dual_gesture", "noop")
 MODEL_NAMES = ("[llm|mllm|t3a|m3a/]openai:<model>", "anthropic:<model>", "gemini:<model>",
-               "openai-compatible:<model>@<base_url>")
+               "openai-compatible:<model>@<base_url>", "hf:<local model or adapter directory>")
 
 
 def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None) -> Agent:
     """An agent for one task from its command-line name (`expert`, `random`, `noop`,
     `bc:CHECKPOINT` for a policy trained by `bmoca train bc`, `ppo:`/`dqn:`/`iql:CHECKPOINT`
-    after `bmoca train ppo|dqn|iql`, or a model agent such as `openai:gpt-4o`, `mllm/gemini:gemini-1.5-pro`; see docs/agents.md).
+    after `bmoca train ppo|dqn|iql`, `hf:PATH` for a local Hugging Face model (one tuned
+    with `bmoca train lora`), or a model agent such as `openai:gpt-4o`, `mllm/gemini:gemini-1.5-pro`; see docs/agents.md).
 
     `options` are the model agents' options (`bmoca eval --agent-option key=value`); the
     baselines take none. Raises ValueError naming what is wrong.
     """
     from bmoca.agents import learned, llm
+    from bmoca.agents.llm import hf
 
     if llm.is_model_agent(name):
         return llm.build(name, task.id, dict(options or {}))
+    if hf.is_hf_agent(name):
+        from bmoca.train import TrainError
+
+        try:
+            return hf.build(name, options)
+        except TrainError as exc:
+            raise ValueError(str(exc)) from None
     if learned.is_learned_agent(name):
         from bmoca.train import TrainError
 

@@ -233,7 +233,8 @@ def _terminate_like_ctrl_c() -> None:
 def evaluate_command(
     agent: str = typer.Option("expert", help="expert, random, random:dual_gesture, noop, "
                               "bc:CHECKPOINT (bmoca train bc), ppo:, dqn: or "
-                              "iql:CHECKPOINT (bmoca train ppo|dqn|iql), or a "
+                              "iql:CHECKPOINT (bmoca train ppo|dqn|iql), hf:DIR (a "
+                              "local Hugging Face model, e.g. from bmoca train lora), or a "
                               "model agent [llm|mllm|t3a|m3a/]<provider>:<model>[@<base_url>], "
                               "e.g. openai:gpt-4o (docs/agents.md)"),
     task_spec: str = typer.Option("settings", "--tasks",
@@ -254,7 +255,9 @@ def evaluate_command(
                                            help="a model agent's option key=value, repeatable: "
                                                 "few_shot=3, demos=DIR, cot=false, bbox=true, "
                                                 "explore=true, temperature, max_tokens, seed, "
-                                                "timeout, retries, base_url, price=IN,OUT ... "
+                                                "timeout, retries, base_url, price=IN,OUT; "
+                                                "hf: agents take base, sample, temperature, "
+                                                "top_p, max_tokens, device, dtype ... "
                                                 "(docs/agents.md)"),
     no_cache: bool = typer.Option(False, "--no-cache",
                                   help="do not read or write the model response cache"),

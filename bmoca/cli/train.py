@@ -134,6 +134,86 @@ def train_iql(
                            "final_actor_loss": round(history[-1]["actor_loss"], 4)}))
 
 
+@train_app.command("lora")
+def train_lora(
+    data: Path = typer.Option(..., help="a dataset directory written by `bmoca demos generate`"),
+    model: Path = typer.Option(..., help="a local Hugging Face causal LM directory (nothing "
+                               "is downloaded)"),
+    out: Path = typer.Option(..., help="directory for the adapter (or the merged model), "
+                             "the tokenizer and bmoca_lora.json"),
+    task_spec: str = typer.Option(None, "--tasks", help="only these tasks (as for eval)"),
+    train_configs: int = typer.Option(None, "--train-configs",
+                                      help="only the paper's first 7, 10, 21 or 35 train "
+                                      "configurations"),
+    epochs: int = typer.Option(3, min=1),
+    max_steps: int = typer.Option(0, min=0, help="optimiser steps (0: as many as --epochs)"),
+    batch_size: int = typer.Option(4, min=1, help="examples per micro-batch"),
+    grad_accum: int = typer.Option(2, min=1, help="micro-batches per optimiser step"),
+    lr: float = typer.Option(2e-4),
+    weight_decay: float = typer.Option(0.0),
+    warmup_ratio: float = typer.Option(0.01, min=0.0, max=1.0),
+    schedule: str = typer.Option("cosine", help="cosine, linear or constant after warm-up"),
+    optimizer: str = typer.Option("adamw", help="adamw or sgd"),
+    max_length: int = typer.Option(0, min=0, help="longest example in tokens; longer ones "
+                                   "are left out (0: the model's context length)"),
+    lora_r: int = typer.Option(8, min=1, help="LoRA rank (§6.4: 8)"),
+    lora_alpha: int = typer.Option(16, min=1, help="LoRA alpha (§6.4: 16)"),
+    lora_dropout: float = typer.Option(0.1, min=0.0, max=1.0, help="LoRA dropout (§6.4: 0.1)"),
+    merge: bool = typer.Option(False, help="save the base model with the adapter merged in "
+                               "(servable by vLLM or llama.cpp) instead of the adapter"),
+    seed: int = typer.Option(0),
+    device: str = typer.Option("cpu", help="torch device to train on: cpu, cuda, cuda:1, mps"),
+    dtype: str = typer.Option("float32", help="float32, bfloat16 or float16 weights"),
+    gradient_checkpointing: bool = typer.Option(False, help="trade compute for memory"),
+    threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+) -> None:
+    """LoRA fine-tuning of a causal LM on the text actions of demonstrations (B-MoCA's
+    action-only prompt, completion-only loss); the result plays as `hf:OUT`."""
+    from bmoca.train import TrainError, require_torch
+
+    try:
+        torch = require_torch()
+        from bmoca.agents.llm.hf import sft_examples
+        from bmoca.demos import load
+        from bmoca.train import lora
+        from bmoca.train.datasets import training_configs
+
+        if threads:
+            torch.set_num_threads(threads)
+        task_ids = _task_ids(task_spec)
+        config_ids = training_configs(train_configs) if train_configs else None
+        examples = sft_examples(load(data), tasks=task_ids, config_ids=config_ids)
+        if not examples:
+            raise ValueError(f"{data}: no demonstration step with a text action"
+                             f"{' for these tasks and configurations' if task_ids or config_ids else ''}")
+        settings = lora.LoraSettings(
+            epochs=epochs, max_steps=max_steps, batch_size=batch_size, grad_accum=grad_accum,
+            lr=lr, weight_decay=weight_decay, warmup_ratio=warmup_ratio, schedule=schedule,
+            optimizer=optimizer, max_length=max_length, r=lora_r, alpha=lora_alpha,
+            dropout=lora_dropout, seed=seed, device=device, dtype=dtype,
+            gradient_checkpointing=gradient_checkpointing)
+        console.print(f"{len(examples)} steps with a text action")
+
+        def report(step: int, total: int, loss: float, rate: float) -> None:
+            if step % max(1, total // 10) == 0 or step == total - 1:
+                typer.echo(json.dumps({"step": step + 1, "of": total, "loss": round(loss, 4),
+                                       "lr": float(f"{rate:.3g}")}))
+
+        tuned, tokenizer, result = lora.train(model, examples, settings, on_step=report)
+        lora.save(tuned, tokenizer, out, base=model, settings=settings, result=result,
+                  merge=merge, extra={"data": str(data), "tasks": task_ids,
+                                      "configs": config_ids,
+                                      "prompt": "B-MoCA action-only (§6.4), last 4 actions"})
+    except (TrainError, ValueError, ImportError, OSError) as exc:
+        console.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from None
+    typer.echo(json.dumps({"out": str(out), "merged": merge, "steps": len(result.losses),
+                           "examples": result.examples, "dropped": result.dropped,
+                           "first_loss": round(result.losses[0], 4),
+                           "final_loss": round(result.losses[-1], 4),
+                           "seconds": round(result.seconds, 1)}))
+
+
 def _task_ids(task_spec: str | None) -> list[str] | None:
     if not task_spec:
         return None

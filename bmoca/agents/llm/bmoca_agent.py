@@ -52,16 +52,27 @@ class BmocaAgent(ModelAgent):
         return [prov.system(prompts.BMOCA_ROLE), prov.user(*parts)]
 
     def _after(self, observation: dict[str, Any], answer: str) -> str | None:
-        try:
-            call = self._parser.parse(answer)
-        except InvalidAction:
-            return None
-        label = str(call)
-        if call.kind == "tap":
-            elements = prompts.parse_elements(str(observation.get("text", ""))) or []
-            if not 0 <= int(call.value) < len(elements):
-                return None  # the environment refuses it too: not a previous action
-            self.previous.append(f"tap({elements[int(call.value)]})")
-        else:
-            self.previous.append(label)
+        label, entry = previous_action(self._parser, str(observation.get("text", "")), answer)
+        if entry is not None:
+            self.previous.append(entry)
         return label
+
+
+def previous_action(parser: TextActions, observation: str,
+                    answer: str) -> tuple[str | None, str | None]:
+    """(the parsed action's label, its entry in "Previous actions") for an answer given on
+    the screen `observation`; (None, None) when it does not parse or taps no element.
+
+    Shared with the training data of tuned models (`bmoca.agents.llm.hf`), so their
+    prompts carry the history exactly as the agents write it."""
+    try:
+        call = parser.parse(answer)
+    except InvalidAction:
+        return None, None
+    label = str(call)
+    if call.kind != "tap":
+        return label, label
+    elements = prompts.parse_elements(observation) or []
+    if not 0 <= int(call.value) < len(elements):
+        return None, None  # the environment refuses it too: not a previous action
+    return label, f"tap({elements[int(call.value)]})"

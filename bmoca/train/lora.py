@@ -1,0 +1,394 @@
+"""LoRA supervised fine-tuning of a local causal language model on prompt-completion pairs.
+
+Completion-only loss: the prompt's tokens are labelled -100, so the model learns to write
+the answer, not to reproduce the (long) prompt. The prompt goes through the tokenizer's
+chat template (system + user, then the assistant header) when the tokenizer has one, as
+the reference's Llama-3 agent does (§6.4), and is plain "system\\n\\nuser" otherwise;
+`prompt_ids` is the one place that decides, used by training and by the `hf:` agent alike.
+LoRA follows §6.4 (r 8, alpha 16, dropout 0.1, no bias) on every linear layer of the
+model except its output head (`target_modules` finds them, whatever the architecture).
+
+Models load only from local directories (`local_files_only`): nothing is downloaded.
+Needs torch, transformers and peft (`pip install -e ".[lora]"`); `require_lora` gives
+the one-line error. Seeded: the same data, model, settings and seed give the same adapter.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch.nn import functional
+
+from bmoca.train import TrainError
+
+__all__ = ["CONFIG_FILE", "Example", "LoraSettings", "LoraResult", "encode", "load_model",
+           "prompt_ids", "require_lora", "save", "target_modules", "train"]
+
+FORMAT = "bmoca-lora"
+CONFIG_FILE = "bmoca_lora.json"
+"""Written next to the adapter (or merged model): settings, data, the loss curve."""
+
+IGNORE = -100
+DTYPES = ("float32", "bfloat16", "float16")
+OPTIMISERS = ("adamw", "sgd")
+SCHEDULES = ("cosine", "linear", "constant")
+
+
+def require_lora() -> tuple[Any, Any]:
+    """(transformers, peft), or TrainError with the install line."""
+    try:
+        import peft
+        import transformers
+    except ImportError:
+        raise TrainError("LoRA training needs transformers and peft: "
+                         "pip install -e '.[lora]'") from None
+    return transformers, peft
+
+
+@dataclass(frozen=True)
+class Example:
+    """One supervised step: the prompt as system and user text, and the wanted answer."""
+
+    system: str
+    user: str
+    completion: str
+
+
+@dataclass
+class LoraSettings:
+    epochs: int = 3
+    max_steps: int = 0  # optimiser steps; 0: as many as the epochs make
+    batch_size: int = 4
+    grad_accum: int = 2  # micro-batches per optimiser step
+    lr: float = 2e-4
+    weight_decay: float = 0.0
+    warmup_ratio: float = 0.01
+    schedule: str = "cosine"
+    optimizer: str = "adamw"
+    max_length: int = 0  # tokens per example; 0: the model's context length
+    r: int = 8
+    alpha: int = 16
+    dropout: float = 0.1
+    seed: int = 0
+    device: str = "cpu"
+    dtype: str = "float32"
+    gradient_checkpointing: bool = False
+
+    def check(self) -> None:
+        if self.optimizer not in OPTIMISERS:
+            raise TrainError(f"optimizer {self.optimizer!r}: valid: {', '.join(OPTIMISERS)}")
+        if self.schedule not in SCHEDULES:
+            raise TrainError(f"schedule {self.schedule!r}: valid: {', '.join(SCHEDULES)}")
+        if self.dtype not in DTYPES:
+            raise TrainError(f"dtype {self.dtype!r}: valid: {', '.join(DTYPES)}")
+        if min(self.epochs, self.batch_size, self.grad_accum, self.r) < 1:
+            raise TrainError("epochs, batch size, grad accumulation and r must be >= 1")
+
+
+@dataclass
+class LoraResult:
+    losses: list[float]  # one per optimiser step: mean loss over the completion tokens
+    seconds: float
+    examples: int
+    dropped: int  # examples longer than max_length, left out
+    target_modules: list[str]
+
+
+# -- prompts and tokens --------------------------------------------------------------------
+
+def render_prompt(tokenizer: Any, system: str, user: str) -> tuple[str, bool]:
+    """The prompt text and whether the tokenizer should add its special tokens (only
+    without a chat template: a template writes its own)."""
+    if getattr(tokenizer, "chat_template", None):
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        try:
+            text = tokenizer.apply_chat_template(messages, tokenize=False,
+                                                 add_generation_prompt=True)
+        except Exception:  # noqa: BLE001 - templates without a system role (Gemma) raise
+            merged = [{"role": "user", "content": f"{system}\n\n{user}"}]
+            text = tokenizer.apply_chat_template(merged, tokenize=False,
+                                                 add_generation_prompt=True)
+        return str(text), False
+    return f"{system}\n\n{user}", True
+
+
+def prompt_ids(tokenizer: Any, system: str, user: str) -> list[int]:
+    """The prompt's token ids, exactly as the model sees them when it answers."""
+    text, special = render_prompt(tokenizer, system, user)
+    return list(tokenizer(text, add_special_tokens=special)["input_ids"])
+
+
+def encode(tokenizer: Any, example: Example) -> tuple[list[int], list[int]]:
+    """(input ids, labels) of one example: prompt labels are IGNORE, the completion and
+    the end-of-sequence token (so the model learns to stop) are learned."""
+    if tokenizer.eos_token_id is None:
+        raise TrainError("the tokenizer has no end-of-sequence token; set eos_token")
+    prompt = prompt_ids(tokenizer, example.system, example.user)
+    answer = list(tokenizer(example.completion, add_special_tokens=False)["input_ids"])
+    answer.append(int(tokenizer.eos_token_id))
+    return prompt + answer, [IGNORE] * len(prompt) + answer
+
+
+def context_length(model: Any) -> int | None:
+    config = getattr(model, "config", None)
+    for key in ("max_position_embeddings", "n_positions", "max_sequence_length"):
+        value = getattr(config, key, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def target_modules(model: Any) -> list[str]:
+    """The names of every linear layer (attention and MLP projections) except the output
+    head, as peft's `target_modules` wants them (the last name component)."""
+    linear: tuple[type, ...] = (torch.nn.Linear,)
+    try:
+        from transformers.pytorch_utils import Conv1D  # GPT-2's linear layers
+
+        linear += (Conv1D,)
+    except ImportError:
+        pass
+    head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    head_names = {n.rsplit(".", 1)[-1] for n, m in model.named_modules() if m is head}
+    names = {n.rsplit(".", 1)[-1] for n, m in model.named_modules()
+             if isinstance(m, linear) and m is not head}
+    found = sorted(names - head_names)
+    if not found:
+        raise TrainError("the model has no linear layers besides its output head to adapt")
+    return found
+
+
+# -- models --------------------------------------------------------------------------------
+
+def _dtype(name: str) -> torch.dtype:
+    return {"float32": torch.float32, "bfloat16": torch.bfloat16,
+            "float16": torch.float16}[name]
+
+
+def _dtype_keyword(transformers: Any) -> str:
+    """`dtype` since transformers 4.56, `torch_dtype` before (deprecated after)."""
+    major, minor = (int(p) for p in transformers.__version__.split(".")[:2])
+    return "dtype" if (major, minor) >= (4, 56) else "torch_dtype"
+
+
+def _directory(path: str | Path, what: str) -> Path:
+    path = Path(path).expanduser()
+    if not path.is_dir():
+        raise TrainError(f"{path}: no such {what} directory (models load from local "
+                         "directories only; nothing is downloaded)")
+    return path
+
+
+def load_base(path: str | Path, dtype: str = "float32") -> tuple[Any, Any]:
+    """(model, tokenizer) of a local Hugging Face causal LM directory."""
+    transformers, _ = require_lora()
+    path = _directory(path, "model")
+    try:
+        model = transformers.AutoModelForCausalLM.from_pretrained(
+            path, local_files_only=True, **{_dtype_keyword(transformers): _dtype(dtype)})
+    except (OSError, ValueError, KeyError) as exc:
+        raise TrainError(f"{path}: not a usable causal language model ({exc})") from None
+    return model, load_tokenizer(path)
+
+
+def load_tokenizer(path: Path) -> Any:
+    """The tokenizer saved in `path`, padding with end-of-sequence when it has no pad."""
+    transformers, _ = require_lora()
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
+    except (OSError, ValueError, KeyError) as exc:
+        raise TrainError(f"{path}: no usable tokenizer ({exc})") from None
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    return tokenizer
+
+
+def load_model(path: str | Path, *, base: str | Path | None = None, dtype: str = "float32",
+               device: str = "cpu") -> tuple[Any, Any, dict[str, Any]]:
+    """(model, tokenizer, saved config) for inference, in eval mode on `device`.
+
+    `path` is a model directory (merged or any causal LM) or a LoRA adapter directory; an
+    adapter's base is `base`, else the base recorded at training time."""
+    _, peft = require_lora()
+    path = _directory(path, "model or adapter")
+    saved = _saved_config(path)
+    if (path / "adapter_config.json").is_file():
+        if base is None:
+            base = saved.get("base") or json.loads(
+                (path / "adapter_config.json").read_text("utf-8")).get("base_model_name_or_path")
+        if not base or not Path(base).is_dir():
+            raise TrainError(f"{path} is a LoRA adapter; its base model {base!r} is not a local "
+                             "directory: pass it with -o base=DIR")
+        model, tokenizer = load_base(base, dtype)
+        if (path / "tokenizer_config.json").is_file():  # saved with the adapter
+            tokenizer = load_tokenizer(path)
+        model = peft.PeftModel.from_pretrained(model, path, local_files_only=True)
+    else:
+        model, tokenizer = load_base(path, dtype)
+    try:
+        model.to(torch.device(device))
+    except (RuntimeError, AssertionError) as exc:
+        raise TrainError(f"cannot run on device {device!r}: {exc}") from None
+    return model.eval(), tokenizer, saved
+
+
+def _saved_config(path: Path) -> dict[str, Any]:
+    file = path / CONFIG_FILE
+    if not file.is_file():
+        return {}
+    try:
+        saved = json.loads(file.read_text("utf-8"))
+    except ValueError as exc:
+        raise TrainError(f"{file}: not valid JSON ({exc})") from None
+    return saved if isinstance(saved, dict) and saved.get("format") == FORMAT else {}
+
+
+# -- training ------------------------------------------------------------------------------
+
+def _batches(encoded: Sequence[tuple[list[int], list[int]]], settings: LoraSettings,
+             generator: torch.Generator, pad_id: int) -> list[dict[str, torch.Tensor]]:
+    """One epoch's micro-batches in a seeded order, right-padded (padding is IGNORE)."""
+    order = torch.randperm(len(encoded), generator=generator).tolist()
+    out = []
+    for start in range(0, len(order), settings.batch_size):
+        items = [encoded[i] for i in order[start:start + settings.batch_size]]
+        width = max(len(ids) for ids, _ in items)
+        ids = torch.full((len(items), width), pad_id, dtype=torch.long)
+        labels = torch.full((len(items), width), IGNORE, dtype=torch.long)
+        mask = torch.zeros((len(items), width), dtype=torch.long)
+        for row, (tokens, targets) in enumerate(items):
+            ids[row, :len(tokens)] = torch.tensor(tokens)
+            labels[row, :len(targets)] = torch.tensor(targets)
+            mask[row, :len(tokens)] = 1
+        out.append({"input_ids": ids, "labels": labels, "attention_mask": mask})
+    return out
+
+
+def _lr_factor(settings: LoraSettings, total: int) -> Callable[[int], float]:
+    warmup = math.ceil(settings.warmup_ratio * total) if settings.warmup_ratio > 0 else 0
+
+    def factor(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / warmup
+        if settings.schedule == "constant":
+            return 1.0
+        progress = (step - warmup) / max(1, total - warmup)
+        if settings.schedule == "linear":
+            return max(0.0, 1.0 - progress)
+        return 0.5 * (1.0 + math.cos(math.pi * min(1.0, progress)))
+
+    return factor
+
+
+def completion_loss(model: Any, batch: dict[str, torch.Tensor], device: torch.device,
+                    ) -> tuple[torch.Tensor, int]:
+    """(summed cross-entropy over the learned tokens, their number)."""
+    labels = batch["labels"].to(device)
+    logits = model(input_ids=batch["input_ids"].to(device),
+                   attention_mask=batch["attention_mask"].to(device)).logits
+    shifted = logits[:, :-1].float().reshape(-1, logits.shape[-1])
+    targets = labels[:, 1:].reshape(-1)
+    loss = functional.cross_entropy(shifted, targets, ignore_index=IGNORE, reduction="sum")
+    return loss, int((targets != IGNORE).sum())
+
+
+def train(model_path: str | Path, examples: Sequence[Example], settings: LoraSettings, *,
+          on_step: Callable[[int, int, float, float], None] | None = None,
+          ) -> tuple[Any, Any, LoraResult]:
+    """Fine-tune LoRA adapters on `examples`; returns (peft model, tokenizer, result).
+
+    `on_step(step, total, loss, lr)` is called after each optimiser step."""
+    settings.check()
+    _, peft = require_lora()
+    model, tokenizer = load_base(model_path, settings.dtype)
+    limit = settings.max_length or context_length(model) or 0
+    encoded, dropped = [], 0
+    for example in examples:
+        ids, labels = encode(tokenizer, example)
+        if limit and len(ids) > limit:
+            dropped += 1
+            continue
+        encoded.append((ids, labels))
+    if not encoded:
+        raise TrainError(f"no example to learn from ({len(examples)} given, {dropped} longer "
+                         f"than {limit} tokens)")
+    torch.manual_seed(settings.seed)  # LoRA's initial weights and dropout
+    targets = target_modules(model)
+    config = peft.LoraConfig(r=settings.r, lora_alpha=settings.alpha,
+                             lora_dropout=settings.dropout, bias="none",
+                             target_modules=targets, task_type="CAUSAL_LM")
+    model = peft.get_peft_model(model, config)
+    if settings.gradient_checkpointing:
+        enable = (getattr(model, "activation_checkpointing_enable", None)  # transformers 5
+                  or model.gradient_checkpointing_enable)
+        enable()
+        model.enable_input_require_grads()
+        model.config.use_cache = False  # a cache is useless with checkpointing
+    try:
+        device = torch.device(settings.device)
+        model.to(device)
+    except (RuntimeError, AssertionError) as exc:
+        raise TrainError(f"cannot train on device {settings.device!r}: {exc}") from None
+    per_epoch = math.ceil(math.ceil(len(encoded) / settings.batch_size) / settings.grad_accum)
+    total = settings.max_steps or per_epoch * settings.epochs
+    params = [p for p in model.parameters() if p.requires_grad]
+    if settings.optimizer == "sgd":
+        optimiser = torch.optim.SGD(params, lr=settings.lr, weight_decay=settings.weight_decay)
+    else:
+        optimiser = torch.optim.AdamW(params, lr=settings.lr,
+                                      weight_decay=settings.weight_decay)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimiser, _lr_factor(settings, total))
+    generator = torch.Generator().manual_seed(settings.seed)
+    pad_id = int(tokenizer.pad_token_id)
+    model.train()
+    losses: list[float] = []
+    start = time.perf_counter()
+    while len(losses) < total:
+        micro = _batches(encoded, settings, generator, pad_id)
+        for first in range(0, len(micro), settings.grad_accum):
+            window = micro[first:first + settings.grad_accum]
+            tokens = sum(int((b["labels"][:, 1:] != IGNORE).sum()) for b in window)
+            summed = 0.0
+            for batch in window:
+                loss, _ = completion_loss(model, batch, device)
+                (loss / max(1, tokens)).backward()
+                summed += float(loss.detach())
+            optimiser.step()
+            schedule.step()
+            optimiser.zero_grad(set_to_none=True)
+            losses.append(summed / max(1, tokens))
+            if on_step is not None:
+                on_step(len(losses) - 1, total, losses[-1], schedule.get_last_lr()[0])
+            if len(losses) >= total:
+                break
+    seconds = time.perf_counter() - start
+    model.to("cpu").eval()
+    return model, tokenizer, LoraResult(losses, seconds, len(encoded), dropped, targets)
+
+
+def save(model: Any, tokenizer: Any, out: str | Path, *, base: str | Path,
+         settings: LoraSettings, result: LoraResult, merge: bool = False,
+         extra: dict[str, Any] | None = None) -> Path:
+    """Write the adapter (or, with `merge`, the merged model), the tokenizer and
+    `CONFIG_FILE` into the directory `out`; returns it."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if merge:
+        model = model.merge_and_unload()
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    record = {"format": FORMAT, "version": 1, "base": str(Path(base).expanduser().resolve()),
+              "merged": merge, "settings": asdict(settings),
+              "lora": {"r": settings.r, "alpha": settings.alpha, "dropout": settings.dropout,
+                       "bias": "none", "target_modules": result.target_modules},
+              "examples": result.examples, "dropped_too_long": result.dropped,
+              "seconds": round(result.seconds, 3), "losses": result.losses, **(extra or {})}
+    (out / CONFIG_FILE).write_text(json.dumps(record, indent=2) + "\n", "utf-8")
+    return out
