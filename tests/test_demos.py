@@ -99,6 +99,68 @@ def test_replaying_each_form_solves_the_task(dataset, mode, field):
         pool.close()
 
 
+LANGUAGE = "settings/go_to_the_'add_a_language'_page_in_setting"
+
+
+def _replay_discrete(dataset: demos.Dataset) -> list[bool]:
+    pool = DevicePool("sim")
+    try:
+        results = []
+        for demo in dataset.episodes:
+            env = bmoca.make(demo.task_id, demo.config_id, device=pool, action="discrete")
+            env.reset(seed=demo.seed)
+            for step in demo.steps:
+                env.step(step.discrete)
+            results.append(env.success)
+        return results
+    finally:
+        pool.close()
+
+
+def test_discrete_play_demonstrations_replay_in_the_discrete_space(tmp_path):
+    """On train_env_004 the expert's scroll is shorter than the discrete swipe and the
+    grid's nearest cell to "System" is the row below it, so the exact demonstration's
+    discrete labels go astray; played in discrete actions, every label replays."""
+    task = [tasks.get(LANGUAGE)]
+    generate(tmp_path / "exact", task, ["train_env_004"], screen_width=64)
+    assert _replay_discrete(demos.load(tmp_path / "exact")) == [False]
+    summary = generate(tmp_path / "discrete", task, ["train_env_004", "train_env_030"],
+                       screen_width=64, play="discrete")
+    assert summary.kept == 2
+    dataset = demos.load(tmp_path / "discrete")
+    assert _replay_discrete(dataset) == [True, True]
+    for demo in dataset.episodes:  # every form describes the executed action
+        for step in demo.steps:
+            if step.json_action["action_type"] == "click":
+                assert step.discrete < 378 and step.dual_gesture[0] == step.dual_gesture[2]
+    manifest = json.loads((tmp_path / "discrete" / "manifest.json").read_text())
+    assert manifest["play"] == "discrete"
+    with pytest.raises(demos.DemoError, match="generated with --play discrete"):
+        generate(tmp_path / "discrete", task, ["train_env_005"], play="exact")
+    with pytest.raises(demos.DemoError, match="play must be one of exact, discrete"):
+        generate(tmp_path / "other", task, ["train_env_005"], play="grid")
+
+
+def test_a_discrete_tap_label_stays_on_the_tapped_element():
+    """The grid cell nearest the point (y = 650, the row below) is outside the tapped row
+    [560, 640); the label is the nearest cell inside it, and taps on nothing take the
+    nearest cell overall."""
+    from bmoca.demos.convert import convert
+    from bmoca.env import actions as act
+    from bmoca.env import observations as obs
+
+    xml = ("<hierarchy><node bounds='[0,0][1080,2000]'>"
+           "<node text='row' bounds='[100,560][1000,640]'/></node></hierarchy>")
+    screen = act.Screen(1080, 2000, tuple(obs.translate(xml)))
+    grid = act.Discrete()
+    on_row = convert({"action_type": "click", "x": 540, "y": 630}, screen).discrete
+    tap = grid.convert(on_row, screen)[0]
+    assert 560 <= tap.y < 640 and 100 <= tap.x < 1000
+    elsewhere = convert({"action_type": "click", "x": 540, "y": 1990}, screen).discrete
+    assert elsewhere == act.Discrete.index_of(1990.5 / 2000, 540.5 / 1080, 1990.5 / 2000,
+                                              540.5 / 1080)
+
+
 def test_few_shot_draws_only_training_configurations_deterministically(tmp_path):
     out = tmp_path / "ds"
     generate(out, TASKS[:2], ["train_env_000", "test_env_100", "train_env_030"], split="all",

@@ -441,6 +441,9 @@ def demos_generate(
     seed: int = typer.Option(0, help="base seed; each episode's seed derives from it"),
     screen_width: int = typer.Option(540, min=0, help="width of saved screenshots in pixels "
                                      "(0: the phone's full size)"),
+    play: str = typer.Option("exact", help="exact (the expert's own actions) or discrete "
+                             "(each action as its 385-way equivalent: for training discrete "
+                             "policies)"),
 ) -> None:
     """Record the scripted experts into a demonstration dataset (docs/demos.md).
 
@@ -448,6 +451,10 @@ def demos_generate(
     from bmoca.demos import DemoError
     from bmoca.demos.generate import generate
 
+    from bmoca.demos.generate import PLAYS
+
+    if play not in PLAYS:
+        raise typer.BadParameter(f"{play!r}; valid: {', '.join(PLAYS)}", param_hint="--play")
     task_list = _tasks(task_spec)
     config_ids = _config_ids(split, config_spec)
     _terminate_like_ctrl_c()
@@ -467,7 +474,7 @@ def demos_generate(
         try:
             summary = generate(out, task_list, config_ids, split=split, repeats=repeats,
                                seed=seed, workers=workers, screen_width=screen_width or None,
-                               on_start=started, on_episode=finished)
+                               play=play, on_start=started, on_episode=finished)
         except DemoError as exc:
             progress.stop()
             console.print(f"[red]error:[/] {exc}")

@@ -13,9 +13,12 @@ replayed in any of the env's action modes does what the expert did:
 * navigate_home/back/recents become `press("HOME"|"BACK"|"OVERVIEW")` and the gesture a
   tap on that navigation-bar button (mirrored in right-to-left locales), which is what
   B-MoCA's text and discrete modes do;
-* the discrete index is `Discrete.index_of` of the dual gesture (nearest grid cell for a
-  tap, the closest of four swipe directions, the button for a button tap): the 385-way
-  space is coarse, so discrete taps are not exact.
+* the discrete index of a tap is the grid cell nearest the point among those that land in
+  the same element (the smallest element under the point that holds a grid cell), so
+  that the coarse 385-way tap still hits what the expert hit; a swipe's is the closest
+  of the four swipe directions (`Discrete.index_of`), a button tap's the button. The
+  discrete swipe moves the finger farther than the expert's scroll, so a demonstration
+  replayed in discrete actions diverges unless it was played in them (`discrete_play`).
 
 `wait`, `status`, `answer`, text input and long presses have no B-MoCA form: None.
 """
@@ -91,5 +94,66 @@ def convert(action: Any, screen: act.Screen) -> Forms:
         text = f'press("{button}")'
     else:
         return none
-    discrete = act.Discrete.index_of(*vector, rtl=screen.rtl)
+    if isinstance(command, act.Tap):
+        discrete = snap_tap(command.x, command.y, screen)
+    else:
+        discrete = act.Discrete.index_of(*vector, rtl=screen.rtl)
     return Forms(parsed, text, tuple(float(v) for v in vector), discrete)
+
+
+def _grid(screen: act.Screen) -> list[tuple[int, int]]:
+    """The pixel each of the 378 discrete taps lands on, on this screen."""
+    mode = act.Discrete()
+    points = []
+    for index in range(act.Discrete.n_taps):
+        tap = mode.convert(index, screen)[0]
+        points.append((tap.x, tap.y))
+    return points
+
+
+def snap_tap(x: int, y: int, screen: act.Screen) -> int:
+    """The discrete tap that hits the element a tap at (x, y) hits, nearest to (x, y).
+
+    The elements under the point are nested; the smallest that holds a grid cell decides
+    (a grid cell is 0.0375 of the height apart, more than a text line, so a row's title
+    often holds none while the row does). Nearest overall when none does."""
+    grid = _grid(screen)
+    under = sorted(((e.bounds[2] - e.bounds[0]) * (e.bounds[3] - e.bounds[1]), e.bounds)
+                   for e in screen.elements
+                   if e.bounds[0] <= x < e.bounds[2] and e.bounds[1] <= y < e.bounds[3])
+    candidates = list(range(len(grid)))
+    for _area, (x1, y1, x2, y2) in under:
+        inside = [i for i, (gx, gy) in enumerate(grid) if x1 <= gx < x2 and y1 <= gy < y2]
+        if inside:
+            candidates = inside
+            break
+    return min(candidates, key=lambda i: (grid[i][0] - x) ** 2 + (grid[i][1] - y) ** 2)
+
+
+def discrete_play(forms: Forms, screen: act.Screen) -> Forms:
+    """The forms of what a discrete agent does for this expert action: its discrete index,
+    executed. A tap becomes a click on the grid point, so every form describes the executed
+    action; a swipe keeps the expert's JSON (a JSON swipe has no finger path) with the
+    discrete swipe's gesture. Actions without a discrete form are returned unchanged."""
+    if forms.discrete is None:
+        return forms
+    command = act.Discrete().convert(forms.discrete, screen)[0]
+    if isinstance(command, act.Tap):
+        return convert({"action_type": "click", "x": command.x, "y": command.y}, screen)
+    if isinstance(command, act.Swipe):
+        vector = (*_point(command.x1, command.y1, screen), *_point(command.x2, command.y2, screen))
+        return Forms(forms.json_action, _gesture_text(vector), vector, forms.discrete)
+    return forms
+
+
+class DiscretePlay(act.JsonActions):
+    """JSON expert actions executed as a discrete agent's equivalent (`discrete_play`), so
+    that a demonstration shows the screens a discrete policy will meet."""
+
+    name = "json"
+
+    def convert(self, action: Any, screen: act.Screen) -> list[act.Command]:
+        forms = convert(action, screen)
+        if forms.discrete is None:
+            return super().convert(action, screen)
+        return act.Discrete().convert(forms.discrete, screen)

@@ -32,9 +32,10 @@ from bmoca.demos import (
     read_lines,
     read_manifest,
 )
-from bmoca.demos.convert import convert
+from bmoca.demos.convert import DiscretePlay, convert, discrete_play
 
 SCREEN_WIDTH = 540
+PLAYS = ("exact", "discrete")  # the expert's own actions, or their 385-way equivalents
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Job:
     config_id: str
     repeat: int
     seed: int
+    play: str = "exact"
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -83,8 +85,9 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
 
     out = Recorded(job)
     try:
+        action_mode = DiscretePlay() if job.play == "discrete" else "json"
         env = BmocaEnv(job.task, job.config_id, pool, observation=("xml", "text"),
-                       action="json", render_mode="rgb_array")
+                       action=action_mode, render_mode="rgb_array")
         observation, _info = env.reset(seed=job.seed)
         agent = ExpertAgent(job.task)
         agent.reset(env.goal, seed=job.seed)
@@ -95,6 +98,8 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
             out.screens.append(screen_png(env.render(), screen_width))
             action = agent.act(observation)
             forms = convert(action, screen)
+            if job.play == "discrete":
+                forms = discrete_play(forms, screen)
             text = observation["text"]
             observation, _r, terminated, truncated, info = env.step(action)
             if info.get("action_error"):
@@ -187,19 +192,24 @@ def _version() -> str:
 
 def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Sequence[str], *,
              split: str = "train", repeats: int = 1, seed: int = 0, workers: int = 1,
-             screen_width: int | None = SCREEN_WIDTH,
+             screen_width: int | None = SCREEN_WIDTH, play: str = "exact",
              on_start: Callable[[int, int], None] | None = None,
              on_episode: Callable[[Recorded], None] | None = None) -> Summary:
     """Record the experts of `task_list` on `config_ids`, `repeats` times each, into `out`.
 
     Resumes a dataset already in `out` (same `split` required; tasks and configurations
     are added to its manifest). Tasks without an expert raise DemoError before any work.
+    `play="discrete"` executes each expert action as its 385-way discrete equivalent (the
+    grid tap on the same element, the discrete swipe), so discrete policies learn from
+    the screens they will meet; episodes the expert then fails are listed as failed.
     """
     from bmoca.eval.runner import episode_seed
 
     out = Path(out)
     if repeats < 1:
         raise DemoError(f"repeats must be at least 1, got {repeats}")
+    if play not in PLAYS:
+        raise DemoError(f"play must be one of {', '.join(PLAYS)}, not {play!r}")
     no_expert = [t.id for t in task_list if not t.expert]
     if no_expert:
         raise DemoError(f"tasks without an expert plan cannot be demonstrated: "
@@ -214,6 +224,9 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         if manifest.get("seed", seed) != seed:
             raise DemoError(f"{out} was generated with --seed {manifest['seed']}; resume it "
                             f"with the same seed or use another directory")
+        if manifest.get("play", "exact") != play:
+            raise DemoError(f"{out} was generated with --play {manifest.get('play', 'exact')}; "
+                            f"resume it with the same --play or use another directory")
     elif out.is_dir() and any(out.iterdir()):
         raise DemoError(f"{out} is not empty and holds no {MANIFEST}; choose a new directory")
     else:
@@ -226,11 +239,11 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
     manifest.update({
         "tasks": sorted(set(manifest.get("tasks", [])) | {t.id for t in task_list}),
         "configs": sorted(set(manifest.get("configs", [])) | set(config_ids)),
-        "repeats": max(int(manifest.get("repeats", 0)), repeats), "seed": seed,
+        "repeats": max(int(manifest.get("repeats", 0)), repeats), "seed": seed, "play": play,
         "episodes": len(kept), "failed": len(failed), "bmoca_version": _version()})
     _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
 
-    jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r))
+    jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r), play)
             for c in config_ids for t in task_list for r in range(repeats)]
     todo = [j for j in jobs if j.key not in done]
     summary = Summary(skipped=len(jobs) - len(todo))

@@ -207,6 +207,7 @@ class Discrete(ActionMode):
 
     name = "discrete"
     n = _N_TAPS + len(_SWIPES) + len(_BUTTON_ORDER)
+    n_taps = _N_TAPS
 
     def space(self) -> gymnasium.spaces.Discrete:
         return gymnasium.spaces.Discrete(self.n)
