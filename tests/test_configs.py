@@ -255,3 +255,14 @@ def test_provision_reports_failures(fake_wallpapers):
     with pytest.raises(ProvisionError, match=r"`cmd uimode night yes` failed with exit code 1: "
                                              r"Error: permission denied"):
         provision(FakeDevice(fail="cmd uimode"), configs.get("train_env_007"))
+
+
+def test_id_lists_take_ranges():
+    assert configs.expand("train_env_000..002, test_env_109") == [
+        "train_env_000", "train_env_001", "train_env_002", "test_env_109"]
+    assert configs.expand("random_train_8..random_train_10") == [
+        "random_train_8", "random_train_9", "random_train_10"]
+    with pytest.raises(ValueError, match="empty configuration range"):
+        configs.expand("random_test_5..2")
+    with pytest.raises(KeyError, match="unknown configuration 'train_env_035'"):
+        configs.expand("train_env_030..036")

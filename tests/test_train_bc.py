@@ -98,6 +98,29 @@ def test_checkpoint_round_trip_gives_identical_outputs(demo_dir, tmp_path):
         bc.load(tmp_path / "junk.pt")
 
 
+def test_image_tokens_know_where_they_are(demo_dir, tmp_path):
+    """The small policy's image tokens carry position embeddings, so the same content in
+    another place scores actions differently; checkpoints saved before the option load."""
+    data = StepDataset(demo_dir)
+    policy, _ = bc.train(data, bc.Settings(steps=1, batch_size=2))
+    assert policy.config["positions"] is True and policy.positions.shape == (1, 32, 64)
+    images = torch.zeros(2, 3, 256, 128)
+    images[0, :, 64:96, 32:64] = 1.0  # the same square top left...
+    images[1, :, 160:192, 64:96] = 1.0  # ...and bottom right: tap where it is
+    labels = torch.tensor([4 * 14 + 4, 18 * 14 + 9])
+    optimiser = torch.optim.Adam(policy.parameters(), lr=3e-3)
+    for _ in range(150):
+        loss = torch.nn.functional.cross_entropy(policy(images, ["g", "g"]), labels)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+    with torch.no_grad():
+        assert policy(images, ["g", "g"]).argmax(-1).tolist() == labels.tolist()
+    old = build_policy({"arch": "small"})  # a checkpoint of before: no "positions" key
+    path = bc.save(old, tmp_path / "old.pt")
+    assert bc.load(path).positions is None
+
+
 def test_reference_architecture_shapes_and_one_step():
     pytest.importorskip("torchvision", reason="the reference architecture needs torchvision")
     transformers = pytest.importorskip("transformers", reason="needs transformers")

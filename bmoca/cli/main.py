@@ -178,10 +178,7 @@ def _config_ids(split: str, config_spec: str | None) -> list[str]:
 
     try:
         if config_spec:
-            chosen = [c.strip() for c in config_spec.split(",") if c.strip()]
-            for cid in chosen:
-                configs.get(cid)
-            return chosen
+            return configs.expand(config_spec)
         return configs.ids(split)
     except (KeyError, ValueError) as exc:
         raise typer.BadParameter(str(exc).strip("'\""),
@@ -241,7 +238,8 @@ def evaluate_command(
                                   help="all, representative, an app, a category, task ids or "
                                        "patterns with *, comma-separated"),
     split: str = typer.Option("test", help="train, test or all configurations"),
-    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids "
+    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids, ranges "
+                                    "such as train_env_000..006 or random_train_0..99 "
                                     "(overrides --split)"),
     repeats: int = typer.Option(3, min=1, help="episodes per task and configuration"),
     workers: int = typer.Option(1, min=1, help="worker processes"),
@@ -364,7 +362,8 @@ def _print_usage(rows) -> None:
 def validate(
     task_spec: str = typer.Option("all", "--tasks", help="which tasks (as for eval)"),
     split: str = typer.Option("all", help="train, test or all configurations"),
-    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids"),
+    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids "
+                                    "or ranges (train_env_000..006)"),
     workers: int = typer.Option(2, min=1, help="worker processes"),
     screens: Path = typer.Option(None, help="write the last screen of each problem here"),
     device_target: str = typer.Option("sim", "--device", help=DEVICE_HELP + "; a real device "
@@ -433,7 +432,8 @@ app.add_typer(demos_app, name="demos")
 def demos_generate(
     task_spec: str = typer.Option("settings", "--tasks", help="which tasks (as for eval)"),
     split: str = typer.Option("train", help="train, test or all configurations"),
-    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids "
+    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids, ranges "
+                                    "such as train_env_000..006 or random_train_0..99 "
                                     "(overrides --split's list; the manifest keeps --split)"),
     repeats: int = typer.Option(1, min=1, help="episodes per task and configuration"),
     out: Path = typer.Option(..., help="dataset directory; rerunning resumes it"),
@@ -449,9 +449,7 @@ def demos_generate(
 
     Only successful episodes are kept; failures are listed and counted in the manifest."""
     from bmoca.demos import DemoError
-    from bmoca.demos.generate import generate
-
-    from bmoca.demos.generate import PLAYS
+    from bmoca.demos.generate import PLAYS, generate
 
     if play not in PLAYS:
         raise typer.BadParameter(f"{play!r}; valid: {', '.join(PLAYS)}", param_hint="--play")

@@ -34,6 +34,9 @@ def train_bc(
                                      "directory (default: the all-MiniLM-L6-v2 package)"),
     visual_weights: str = typer.Option(None, help="reference arch: a local file of ImageNet "
                                        "EfficientNet-b0 weights (default: from scratch)"),
+    positions: bool = typer.Option(None, "--positions/--no-positions",
+                                   help="learned position embeddings on the image tokens "
+                                   "(default: on for small, off for reference as in the paper)"),
     threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
     device: str = typer.Option("cpu", help="torch device to train on: cpu, cuda, cuda:1, mps"),
 ) -> None:
@@ -50,7 +53,7 @@ def train_bc(
         task_ids = _task_ids(task_spec)
         config_ids = training_configs(train_configs) if train_configs else None
         dataset = StepDataset(data, tasks=task_ids, config_ids=config_ids)
-        model: dict = {}
+        model: dict = {} if positions is None else {"positions": positions}
         if arch == "reference":
             model["text_encoder"] = text_encoder or default_text_encoder()
             if visual_weights:
@@ -284,7 +287,7 @@ def _rl_command(algo: str):
             for cid in (*train_ids, *eval_ids):
                 configs.get(cid)  # an unknown id is one clear error before any phone starts
             torch.manual_seed(seed)
-            network = bc.load(init) if init else build_policy({"arch": "small"})
+            network = bc.load(init) if init else build_policy({"arch": "small", "positions": True})
             settings = rl.RLSettings(algo=algo, task=task.id, configs=train_ids,
                                      eval_configs=eval_ids, timesteps=timesteps, envs=envs,
                                      subprocess=subprocess, horizon=horizon, gamma=gamma,

@@ -362,6 +362,29 @@ def get(config_id: str) -> DeviceConfig:
                    f"(or random_train_<seed> / random_test_<seed>)")
 
 
+_RANGE = re.compile(r"(.*?)(\d+)\.\.(?:\1)?(\d+)")
+
+
+def expand(spec: str) -> list[str]:
+    """Comma-separated ids with ranges: `train_env_000..006` or `random_train_0..199`
+    (the end may repeat the prefix). Unknown ids raise KeyError naming the valid ones."""
+    chosen: list[str] = []
+    for item in (part.strip() for part in spec.split(",")):
+        if not item:
+            continue
+        match = _RANGE.fullmatch(item)
+        if match:
+            prefix, first, last = match.groups()
+            if int(last) < int(first):
+                raise ValueError(f"empty configuration range {item!r}: {last} < {first}")
+            chosen += [f"{prefix}{n:0{len(first)}d}" for n in range(int(first), int(last) + 1)]
+        else:
+            chosen.append(item)
+    for config_id in chosen:
+        get(config_id)
+    return chosen
+
+
 # -- generator ----------------------------------------------------------------------
 
 

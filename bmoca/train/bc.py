@@ -67,7 +67,8 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
         raise TrainError("the dataset holds no steps with a discrete action to learn from")
     torch.manual_seed(settings.seed)  # weight initialisation; the sampler has its own seed
     if policy is None:
-        config = {"arch": settings.arch, "action": settings.action, **settings.model}
+        config = {"arch": settings.arch, "action": settings.action,
+                  "positions": settings.arch == "small", **settings.model}
         policy = build_policy(config, text_config=text_config)
     try:
         device = torch.device(settings.device)

@@ -108,7 +108,7 @@ def train(data: StepDataset, settings: IQLSettings, *, actor: Policy | None = No
         raise TrainError("the dataset holds no steps with a discrete action to learn from")
     torch.manual_seed(settings.seed)
     if actor is None:
-        actor = build_policy({"arch": "small"})
+        actor = build_policy({"arch": "small", "positions": True})
     elif actor.config.get("action", "discrete") != "discrete":
         raise TrainError("IQL here learns the discrete (385-way) action")
     actor = copy.deepcopy(actor).train()

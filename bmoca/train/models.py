@@ -10,6 +10,11 @@ Two architectures share one policy class (`Policy`):
 - `small`: a 4-layer CNN with the same 32 tokens and a trainable hashed bag-of-words goal
   encoder, with a residual around the attention, small enough to train on a CPU in minutes.
 
+Image tokens get a learned position embedding (`positions`, on by default for `small`,
+off for `reference` as in the paper): attention and mean pooling are blind to where a
+token lies, and a tap policy has to say where. Checkpoints written before the option
+existed load without it.
+
 `Policy.config` is a plain dict that rebuilds the same network (`build_policy`), stored in
 every checkpoint beside the weights.
 """
@@ -27,6 +32,7 @@ __all__ = ["ARCHITECTURES", "HashGoalEncoder", "HFGoalEncoder", "Policy", "build
 
 ARCHITECTURES = ("small", "reference")
 OUTPUTS = {"discrete": 385, "dual_gesture": 4}
+TOKENS = 32  # the 8x4 feature map's cells
 _WORD = re.compile(r"[a-z0-9:']+")
 
 
@@ -174,6 +180,11 @@ class Policy(nn.Module):
             self.text = HFGoalEncoder(config.get("text_encoder"), config=text_config)
             self.residual = False
         self.adapter = nn.Linear(self.visual.dim, dim)
+        if config.get("positions", False):
+            self.positions = nn.Parameter(torch.zeros(1, TOKENS, dim))
+            nn.init.normal_(self.positions, std=0.02)
+        else:
+            self.positions = None
         self.query = nn.Linear(self.text.dim, dim)
         self.attention = nn.MultiheadAttention(dim, num_heads=1, batch_first=True)
         self.head = nn.Sequential(nn.Linear(dim, hidden), nn.GELU(), nn.Linear(hidden, hidden),
@@ -189,6 +200,8 @@ class Policy(nn.Module):
     def features(self, pixels: torch.Tensor, goals: list[str]) -> torch.Tensor:
         """The head's last hidden layer (B, hidden): what RL puts its actor and critic on."""
         image = self.adapter(self.visual(pixels))
+        if self.positions is not None:
+            image = image + self.positions
         text, mask = self.text(goals)
         query = self.query(text.to(image.device))
         attended, _ = self.attention(query, image, image, need_weights=False)
