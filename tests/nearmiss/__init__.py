@@ -12,7 +12,7 @@ from importlib import import_module
 
 from nearmiss.common import Row
 
-APPS = ("chrome", "files", "snapseed", "wikipedia")
+APPS = ("chrome", "files", "launches", "snapseed", "wikipedia")
 
 
 def all_rows() -> list[Row]:
