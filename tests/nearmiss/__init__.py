@@ -12,7 +12,7 @@ from importlib import import_module
 
 from nearmiss.common import Row
 
-APPS = ("chrome", "files", "launches", "snapseed", "wikipedia")
+APPS = ("calculator", "chrome", "files", "launches", "phone", "snapseed", "wikipedia")
 
 
 def all_rows() -> list[Row]:
