@@ -12,7 +12,8 @@ from importlib import import_module
 
 from nearmiss.common import Row
 
-APPS = ("calculator", "chrome", "files", "launches", "phone", "snapseed", "wikipedia")
+APPS = ("calculator", "chrome", "files", "launches", "phone", "settings", "snapseed",
+        "wikipedia")
 
 
 def all_rows() -> list[Row]:
