@@ -148,7 +148,8 @@ ROWS = [
                                             tap_at(SLIDER, 0, 0.05))),
     fails(DARK, "toggled_twice", seq(page(4), switch(1), confirm_if_asked, switch(1),
                                      confirm_if_asked)),
-    passes(DARK, "cmd_uimode_from_the_shell", lambda d: shell(d, "cmd uimode night yes")),
+    passes(DARK, "cmd_uimode_from_the_shell", lambda d: shell(d, "cmd uimode night " + (
+        "no" if d.shell("settings get secure ui_night_mode")[0].strip() == "2" else "yes"))),
     passes(DARK, "the_rows_title_not_its_switch", seq(page(4), lambda d: tap_id(d, T, 4),
                                                       confirm_if_asked)),
     fails(VIBRATE, "toggled_twice", seq(page(5), switch(0), switch(0))),
