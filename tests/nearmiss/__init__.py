@@ -13,7 +13,7 @@ from importlib import import_module
 from nearmiss.common import Row
 
 APPS = ("calculator", "chrome", "files", "launches", "phone", "settings", "snapseed",
-        "wikipedia")
+        "storefronts", "wikipedia")
 
 
 def all_rows() -> list[Row]:
