@@ -1,43 +1,22 @@
 """Chrome: the launcher alias's START lines, the toolbar and its tab count, the app menu,
 new and incognito tabs, the omnibox over the offline web (a page, a search, a site that
-cannot be reached), History, and the three tasks with their near misses and right paths."""
+cannot be reached), History, and the task list (near misses and right paths: tests/nearmiss/chrome.py)."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import bounds, logcat, nodes, run_attempts, tap_on
+from conftest import bounds, logcat, nodes, tap_on
+from nearmiss.chrome import ALL_CHROME, C, menu, open_chrome, type_in_omnibox
 
 from bmoca import tasks
 from bmoca.device import DeviceConfig, connect
 
-C = "com.android.chrome:id/"
-ALL_CHROME = [t.id for t in tasks.load_file("bmoca/tasks/data/chrome.yaml")]
 MENU_EN = ["New tab", "New incognito tab", "Bookmarks", "Recent tabs", "History", "Downloads"]
-
-
-def open_chrome(device) -> None:
-    out, code = device.shell("monkey -p com.android.chrome -c "
-                             "android.intent.category.LAUNCHER 1")
-    assert code == 0, out
-
-
-def menu(device, row: str | int) -> None:
-    tap_on(device, resource_id=C + "menu_button")
-    rows = nodes(device.dump_hierarchy(), resource_id=C + "menu_item_text")
-    node = rows[row] if isinstance(row, int) else [n for n in rows if n.get("text") == row][0]
-    left, top, right, bottom = bounds(node)
-    device.tap((left + right) // 2, (top + bottom) // 2)
 
 
 def tab_count_desc(device) -> str:
     return nodes(device.dump_hierarchy(), resource_id=C + "tab_switcher_button")[0].get(
         "content-desc")
-
-
-def type_in_omnibox(device, typed: str) -> None:
-    tap_on(device, resource_id=C + "url_bar")
-    device.input_text(typed)
-    device.press("ENTER")
 
 
 def page_texts(device) -> list[str]:
@@ -160,73 +139,3 @@ def test_the_chrome_suite():
                           "chrome/activate_the_search_bar_in_chrome"]
     assert [t.step_limit for t in tasks.list(app="Chrome")] == [6, 4, 5, 5]
     assert [t.id for t in tasks.select("v1") if t.app == "Chrome"] == ALL_CHROME[3:]
-
-
-def near_misses(task_id: str):
-    name = task_id.split("/", 1)[1]
-    if name == "open_Chrome":
-        yield lambda d: d.shell("am start -n com.android.settings/.Settings")
-        yield lambda d: d.shell("monkey -p com.google.android.youtube 1")
-    elif name == "activate_the_search_bar_in_chrome":
-        yield open_chrome
-        yield lambda d: (d.shell("monkey -p com.google.android.apps.messaging 1"),
-                         tap_on(d, resource_id="com.google.android.apps.messaging:id/"
-                                               "action_zero_state_search"))
-        yield lambda d: (open_chrome(d), menu(d, "History"))
-    elif name == "open_a_new_tab_in_Chrome":
-        yield open_chrome
-        yield lambda d: (open_chrome(d), menu(d, "New incognito tab"))
-        yield lambda d: (open_chrome(d), type_in_omnibox(d, "example.com"))
-        yield lambda d: (open_chrome(d), tap_on(d, resource_id=C + "tab_switcher_button"))
-    else:
-        yield open_chrome
-        yield lambda d: (open_chrome(d), menu(d, "Recent tabs"))
-        yield lambda d: (open_chrome(d), menu(d, "Bookmarks"))
-        yield lambda d: (open_chrome(d), type_in_omnibox(d, "chrome://history"))
-
-
-def right_paths(task_id: str):
-    name = task_id.split("/", 1)[1]
-    if name == "open_Chrome":
-        yield open_chrome
-
-        def from_recents(d):
-            open_chrome(d)
-            d.press("HOME")
-            open_chrome(d)
-        yield from_recents
-    elif name == "activate_the_search_bar_in_chrome":
-        yield lambda d: (open_chrome(d), tap_on(d, resource_id=C + "url_bar"))
-
-        def twice(d):  # focus, leave with Back, focus again: still one attach logged each
-            open_chrome(d)
-            tap_on(d, resource_id=C + "url_bar")
-            d.press("BACK")
-            tap_on(d, resource_id=C + "url_bar")
-        yield twice
-    elif name == "open_a_new_tab_in_Chrome":
-        yield lambda d: (open_chrome(d), menu(d, 0))
-
-        def from_the_switcher(d):
-            open_chrome(d)
-            tap_on(d, resource_id=C + "tab_switcher_button")
-            tap_on(d, resource_id=C + "new_tab_view_button")
-        yield from_the_switcher
-    else:
-        yield lambda d: (open_chrome(d), menu(d, "History"))
-
-        def after_browsing(d):
-            open_chrome(d)
-            type_in_omnibox(d, "example.com")
-            menu(d, "History")
-        yield after_browsing
-
-
-@pytest.mark.parametrize("task_id", ALL_CHROME)
-def test_each_task_is_not_done_at_reset_and_near_misses_fail_it(task_id):
-    run_attempts(task_id, near_misses(task_id), expect=False)
-
-
-@pytest.mark.parametrize("task_id", ALL_CHROME)
-def test_other_right_paths_pass_each_task(task_id):
-    run_attempts(task_id, right_paths(task_id), expect=True)

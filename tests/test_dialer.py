@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 from conftest import bounds, launch, logcat, nodes, run_attempts
+from nearmiss.phone import KEY_IDS, MAIN, D, dial, find, tap
 
 import bmoca
 import bmoca.configs
@@ -14,36 +15,11 @@ from bmoca import tasks
 from bmoca.agents import ExpertAgent
 from bmoca.formats.phone_numbers import format_as_you_type, is_emergency, is_phone_number
 
-D = "com.android.dialer:id/"
-MAIN = "com.android.dialer/.main.impl.MainActivity"
-KEY_IDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five",
-           "6": "six", "7": "seven", "8": "eight", "9": "nine", "*": "star", "#": "pound"}
 CALLLOG = "/data/data/com.android.providers.contacts/databases/calllog.db"
 
 
 def phone(config: str = "test_env_100"):
     return launch(MAIN, config)
-
-
-def find(device, name: str):
-    found = nodes(device.dump_hierarchy(), resource_id=D + name)
-    return found[0] if found else None
-
-
-def tap(device, name: str) -> None:
-    node = find(device, name)
-    assert node is not None, f"no {name} on screen"
-    left, top, right, bottom = bounds(node)
-    device.tap((left + right) // 2, (top + bottom) // 2)
-
-
-def dial(device, number: str, press_call: bool = True) -> None:
-    if find(device, "digits") is None:
-        tap(device, "fab")
-    for char in number:
-        tap(device, KEY_IDS[char])
-    if press_call:
-        tap(device, "dialpad_floating_action_button")
 
 
 def text_of(device, name: str) -> str | None:

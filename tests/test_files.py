@@ -1,47 +1,24 @@
 """Files (DocumentsUI): the launcher alias's two START lines, the roots drawer, what each
-root lists from the storage, the `DirectoryFragment` lines, and the five tasks with their
-near misses and other right paths."""
+root lists from the storage, the `DirectoryFragment` lines, and the five tasks (their
+near misses and other right paths: tests/nearmiss/files.py)."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import bounds, logcat, nodes, run_attempts, tap_on
+from conftest import bounds, logcat, nodes, tap_on
+from nearmiss.files import D, open_drawer, open_files, pick_root
 
 from bmoca import tasks
 from bmoca.device import DeviceConfig, connect
 
-D = "com.android.documentsui:id/"
 ALIAS = "com.android.documentsui/.LauncherActivity"
 ALL_FILES = [t.id for t in tasks.load_file("bmoca/tasks/data/files.yaml")]
-
-
-def open_files(device) -> None:
-    out, code = device.shell("monkey -p com.android.documentsui -c "
-                             "android.intent.category.LAUNCHER 1")
-    assert code == 0, out
-
-
-def open_drawer(device) -> None:
-    toolbar = nodes(device.dump_hierarchy(), resource_id=D + "toolbar")[0]
-    button = toolbar.find("node")
-    assert button.get("class") == "android.widget.ImageButton"
-    left, top, right, bottom = bounds(button)
-    device.tap((left + right) // 2, (top + bottom) // 2)
 
 
 def root_titles(xml: str) -> list[str]:
     roots_list = nodes(xml, resource_id=D + "roots_list")[0]
     return [n.get("text") for n in roots_list.iter("node")
             if n.get("resource-id") == "android:id/title"]
-
-
-def pick_root(device, title: str) -> None:
-    open_drawer(device)
-    xml = device.dump_hierarchy()
-    roots_list = nodes(xml, resource_id=D + "roots_list")[0]
-    node = [n for n in roots_list.iter("node") if n.get("text") == title][0]
-    left, top, right, bottom = bounds(node)
-    device.tap((left + right) // 2, (top + bottom) // 2)
 
 
 def listed(device) -> list[str]:
@@ -184,71 +161,3 @@ def test_the_files_suite():
         "files/list_image_files_in_file_manager", "files/list_video_files_in_file_manager",
         "files/open_the_file_manager_app"]
     assert [t.step_limit for t in tasks.list(app="Files")] == [6, 6, 6, 6, 4]
-
-
-ROOT_OF = {"audio": "Audio", "download": "Downloads", "image": "Images", "video": "Videos"}
-
-
-def near_misses(task_id: str):
-    """Ways to get one detail wrong: the app left on Recent, the drawer opened and closed,
-    the neighbouring root, the storage's own folder of that kind."""
-    name = task_id.split("/", 1)[1]
-    if name == "open_the_file_manager_app":
-        yield lambda d: d.shell("am start -n com.android.settings/.Settings")
-        yield lambda d: d.shell("am start -n com.google.android.apps.photos/.home.HomeActivity")
-        return
-    kind = name.split("_")[1]
-    right = ROOT_OF[kind]
-    wrong = {"Audio": "Videos", "Downloads": "Audio", "Images": "Videos", "Videos": "Images"}
-    folder = {"Audio": "Music", "Downloads": "Download", "Images": "Pictures",
-              "Videos": "Movies"}[right]
-    yield open_files
-
-    def drawer_only(d):
-        open_files(d)
-        open_drawer(d)
-        d.press("BACK")
-    yield drawer_only
-    yield lambda d: (open_files(d), pick_root(d, wrong[right]))
-
-    def storage_folder(d):
-        open_files(d)
-        pick_root(d, "Pixel 3")
-        tap_on(d, resource_id="android:id/title", text=folder)
-    yield storage_folder
-
-
-def right_paths(task_id: str):
-    name = task_id.split("/", 1)[1]
-    if name == "open_the_file_manager_app":
-        yield open_files
-
-        def from_the_app_drawer(d):
-            width, height = d.screen_size()
-            d.swipe(width // 2, height * 3 // 4, width // 2, height // 4)
-            tap_on(d, text="Files")
-        yield from_the_app_drawer
-        return
-    right = ROOT_OF[name.split("_")[1]]
-    yield lambda d: (open_files(d), pick_root(d, right))
-
-    def by_swipe_after_another_root(d):
-        open_files(d)
-        pick_root(d, "Pixel 3")
-        width, height = d.screen_size()
-        d.swipe(3, height // 2, width * 2 // 3, height // 2)
-        roots_list = nodes(d.dump_hierarchy(), resource_id=D + "roots_list")[0]
-        node = [n for n in roots_list.iter("node") if n.get("text") == right][0]
-        left, top, r, bottom = bounds(node)
-        d.tap((left + r) // 2, (top + bottom) // 2)
-    yield by_swipe_after_another_root
-
-
-@pytest.mark.parametrize("task_id", ALL_FILES)
-def test_each_task_is_not_done_at_reset_and_near_misses_fail_it(task_id):
-    run_attempts(task_id, near_misses(task_id), expect=False)
-
-
-@pytest.mark.parametrize("task_id", ALL_FILES)
-def test_other_right_paths_pass_each_task(task_id):
-    run_attempts(task_id, right_paths(task_id), expect=True)

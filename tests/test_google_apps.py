@@ -1,73 +1,24 @@
 """Maps and YouTube (and Photos): launch lines, main screens, search fields that Gboard's
 `AndroidIME` line names, YouTube's smart pairing, renders in a CJK and an Arabic locale,
-and each task's near misses and right paths."""
+and the app screens the tasks reach (their near misses and right paths: tests/nearmiss/launches.py)."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import bounds, logcat, nodes, tap_on
+from nearmiss.common import launch
+from nearmiss.launches import (
+    M,
+    P,
+    Y,
+    open_maps,
+    open_photos,
+    open_youtube,
+    photos_library,
+    youtube_settings,
+)
 
-import bmoca.configs
-import bmoca.device
-from bmoca import tasks
 from bmoca.device import DeviceConfig, connect
-
-M = "com.google.android.apps.maps:id/"
-Y = "com.google.android.youtube:id/"
-P = "com.google.android.apps.photos:id/"
-
-
-def launch(device, package: str) -> None:
-    out, code = device.shell(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
-    assert code == 0, out
-
-
-def open_maps(d):
-    launch(d, "com.google.android.apps.maps")
-
-
-def open_youtube(d):
-    launch(d, "com.google.android.youtube")
-
-
-def maps_search(d):
-    open_maps(d)
-    tap_on(d, resource_id=M + "search_omnibox_container")
-
-
-def youtube_search(d):
-    open_youtube(d)
-    tap_on(d, resource_id=Y + "menu_item_1")
-
-
-def youtube_settings(d):
-    open_youtube(d)
-    tap_on(d, resource_id=Y + "mobile_topbar_avatar")
-    tap_on(d, resource_id=Y + "account_item_settings")
-
-
-def youtube_pair(d):
-    youtube_settings(d)
-    tap_on(d, resource_id="android:id/title", index=1)
-
-
-def open_photos(d):
-    launch(d, "com.google.android.apps.photos")
-
-
-def photos_library(d):
-    open_photos(d)
-    tap_on(d, resource_id=P + "tab_library")
-
-
-def photos_trash(d):
-    photos_library(d)
-    tap_on(d, resource_id=P + "trash")
-
-
-def messages_search(d):
-    launch(d, "com.google.android.apps.messaging")
-    tap_on(d, resource_id="com.google.android.apps.messaging:id/action_zero_state_search")
 
 
 def test_maps_launches_and_its_search_box_focuses_a_field(device):
@@ -189,64 +140,3 @@ def test_calendar_in_other_languages_and_themes(locale, dark, title):
     fab = bounds(nodes(xml, resource_id="com.google.android.calendar:id/floating_action_button")[0])
     assert (fab[0] < 540) == locale.startswith("ar")
     assert (device.screenshot()[1200, 540].mean() < 80) == dark
-
-
-NEAR_MISSES = {
-    "calendar/open_the_calendar_app": [open_maps, open_photos],
-    "camera/open_the_camera_app": [open_maps, open_photos],
-    "photos/open_the_photos_app": [open_maps],
-    "photos/go_to_trash_page_in_photo": [open_photos, photos_library],
-    "maps/open_the_map_app": [open_youtube],
-    "maps/activate_the_search_bar_in_map": [open_maps, youtube_search, messages_search],
-    "youtube/open_Youtube": [open_maps],
-    "youtube/activate_the_search_bar_in_youtube": [open_youtube, maps_search],
-    "youtube/go_to_smart_pairing_page_in_youtube": [youtube_settings, youtube_search],
-    "messages/activate_the_search_bar_in_message": [
-        lambda d: launch(d, "com.google.android.apps.messaging"), youtube_search],
-}
-
-
-def twice(first, then):
-    def path(d):
-        first(d)
-        d.press("HOME")
-        then(d)
-    return path
-
-
-RIGHT_PATHS = {
-    "calendar/open_the_calendar_app": [lambda d: launch(d, "com.google.android.calendar")],
-    "camera/open_the_camera_app": [lambda d: launch(d, "com.android.camera2")],
-    "photos/open_the_photos_app": [open_photos, twice(open_photos, open_photos)],
-    "photos/go_to_trash_page_in_photo": [photos_trash, twice(photos_library, photos_trash)],
-    "maps/open_the_map_app": [open_maps, twice(open_maps, open_maps)],
-    "maps/activate_the_search_bar_in_map": [maps_search, twice(youtube_search, maps_search)],
-    "youtube/open_Youtube": [open_youtube, twice(open_youtube, open_youtube)],
-    "youtube/activate_the_search_bar_in_youtube": [youtube_search,
-                                                   twice(maps_search, youtube_search)],
-    "youtube/go_to_smart_pairing_page_in_youtube": [youtube_pair],
-    "messages/activate_the_search_bar_in_message": [messages_search],
-}
-
-
-@pytest.mark.parametrize("task_id", sorted(NEAR_MISSES))
-def test_each_task_is_not_done_at_reset_and_near_misses_fail_it(task_id):
-    task = tasks.get(task_id)
-    for attempt in NEAR_MISSES[task_id]:
-        device = bmoca.device.connect("sim", config=bmoca.configs.get("test_env_100"))
-        start = task.initialize(device)
-        assert task.is_successful(device, start).ok is False
-        attempt(device)
-        verdict = task.is_successful(device, start)
-        assert verdict.ok is False, verdict.trace
-
-
-@pytest.mark.parametrize("task_id", sorted(RIGHT_PATHS))
-def test_other_right_paths_pass_each_task(task_id):
-    task = tasks.get(task_id)
-    for path in RIGHT_PATHS[task_id]:
-        device = bmoca.device.connect("sim", config=bmoca.configs.get("test_env_100"))
-        start = task.initialize(device)
-        path(device)
-        verdict = task.is_successful(device, start)
-        assert verdict.ok is True, verdict.trace

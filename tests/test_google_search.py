@@ -1,21 +1,16 @@
 """The Google app's query entry, opened by the home screen's search pill: its START line,
 Gboard's `AndroidIME` line for the package, results from the offline web, and the
-first-version task "activate the search bar in google" with near misses and right paths."""
+first-version task "activate the search bar in google" (its rows: tests/nearmiss/launches.py)."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import logcat, nodes, run_attempts, tap_on
+from conftest import logcat, nodes
+from nearmiss.launches import G, L, tap_pill
 
 from bmoca.device import DeviceConfig, connect
 
-L = "com.google.android.apps.nexuslauncher:id/"
-G = "com.google.android.googlequicksearchbox:id/"
 TASK = "google/activate_the_search_bar_in_google"
-
-
-def tap_pill(device) -> None:
-    tap_on(device, resource_id=L + "search_container_hotseat")
 
 
 def test_the_search_pill_opens_the_google_apps_query_entry_with_the_keyboard(device):
@@ -41,46 +36,3 @@ def test_the_query_entry_in_other_languages(locale, dark):
     box = nodes(device.dump_hierarchy(), resource_id=G + "search_box")[0]
     assert box.get("focused") == "true"
     assert (device.screenshot()[1200, 540].mean() < 80) == dark
-
-
-def near_misses():
-    def chrome_omnibox(d):
-        d.shell("am start -n com.android.chrome/com.google.android.apps.chrome.Main")
-        tap_on(d, resource_id="com.android.chrome:id/url_bar")
-    yield chrome_omnibox
-    yield lambda d: d.shell("am start -a android.intent.action.VIEW -d https://www.google.com")
-
-    def messages_search(d):
-        d.shell("am start -n com.google.android.apps.messaging/.ui.ConversationListActivity")
-        tap_on(d, resource_id="com.google.android.apps.messaging:id/action_zero_state_search")
-    yield messages_search
-    # the Google app's own screen, opened by the pill's "G", has no field in focus
-    yield lambda d: tap_on(d, resource_id=L + "g_icon")
-
-
-def right_paths():
-    yield tap_pill
-
-    def from_an_app(d):
-        d.shell("am start -n com.android.settings/.Settings")
-        d.press("HOME")
-        tap_pill(d)
-    yield from_an_app
-
-    def from_the_google_apps_search_box(d):
-        d.shell("monkey -p com.google.android.googlequicksearchbox 1")
-        tap_on(d, resource_id=G + "search_widget")
-    yield from_the_google_apps_search_box
-
-    def from_its_search_tab(d):
-        tap_on(d, resource_id=L + "g_icon")
-        tap_on(d, resource_id=G + "bottom_nav_search")
-    yield from_its_search_tab
-
-
-def test_the_task_fails_on_near_misses():
-    run_attempts(TASK, near_misses(), expect=False)
-
-
-def test_the_task_passes_on_right_paths():
-    run_attempts(TASK, right_paths(), expect=True)

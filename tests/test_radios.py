@@ -4,37 +4,23 @@ airplane tasks' verdicts for the near misses that airplane mode makes possible."
 from __future__ import annotations
 
 import pytest
-from conftest import logcat, row_of, run_attempts, tap_on
+from conftest import logcat, row_of, run_attempts
+from nearmiss.settings import (
+    WIFI_SWITCH,
+    airplane_switch,
+    network_page,
+    wifi_master_switch,
+    wifi_page_switch,
+)
 
 from bmoca import configs
 from bmoca.device import connect
 
-SETTINGS = "com.android.settings/.Settings"
-WIFI_SWITCH = "com.android.settings:id/switchWidget"
 CONFIGS = ["test_env_100", "test_env_109"]  # en-US and ar-EG (right to left)
 
 
 def get(device, key: str) -> str:
     return device.shell(f"settings get global {key}")[0].strip()
-
-
-def network_page(device) -> None:
-    """Settings, then Network & internet (the first row), by id: works in every language."""
-    device.shell(f"am start -n {SETTINGS}")
-    tap_on(device, 0, resource_id="android:id/title")
-
-
-def airplane_switch(device) -> None:
-    tap_on(device, 0, resource_id="android:id/switch_widget")
-
-
-def wifi_master_switch(device) -> None:
-    tap_on(device, 0, resource_id=WIFI_SWITCH)
-
-
-def wifi_page_switch(device) -> None:
-    tap_on(device, 0, resource_id="android:id/title")       # the Wi-Fi row opens its page
-    tap_on(device, 0, resource_id="com.android.settings:id/switch_bar")
 
 
 def test_airplane_mode_keeps_the_wifi_choice_as_android_10_persists_it():

@@ -1,26 +1,30 @@
 """Wikipedia: the bottom navigation, the Explore feed and a card's menu, Customize the
 feed and Settings writing org.wikipedia_preferences.xml in Android's format (compared key
 by key), the text size by buttons and by the seek bar in both directions, search and the
-article page, a corrupt prefs file, and the sixteen tasks with near misses and right
-paths."""
+article page, a corrupt prefs file, and the sixteen tasks (near misses and right
+paths: tests/nearmiss/wikipedia.py)."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import bounds, nodes, run_attempts, tap_on
+from conftest import bounds, nodes, tap_on
 from lxml import etree
+from nearmiss.wikipedia import (
+    ALL_WIKI,
+    W,
+    back_to_feed,
+    customize_from_card,
+    open_wikipedia,
+    setting_row,
+    settings,
+    text_size,
+    toggle,
+)
 
 from bmoca import tasks
 from bmoca.device import DeviceConfig, connect
 
-W = "org.wikipedia:id/"
 PREFS = "/data/data/org.wikipedia/shared_prefs/org.wikipedia_preferences.xml"
-ALL_WIKI = [t.id for t in tasks.load_file("bmoca/tasks/data/wikipedia.yaml")]
-
-
-def open_wikipedia(device) -> None:
-    out, code = device.shell("monkey -p org.wikipedia -c android.intent.category.LAUNCHER 1")
-    assert code == 0, out
 
 
 def prefs(device) -> dict[str, tuple[str, str | None, str | None]]:
@@ -31,38 +35,6 @@ def prefs(device) -> dict[str, tuple[str, str | None, str | None]]:
 def selected_tab(device) -> list[str]:
     return [n.get("resource-id").split("/")[-1] for n in nodes(device.dump_hierarchy())
             if n.get("selected") == "true"]
-
-
-def customize_from_card(device) -> None:
-    tap_on(device, resource_id=W + "view_list_card_header_menu")
-    tap_on(device, resource_id=W + "menu_feed_card_customize")
-
-
-def settings(device) -> None:
-    tap_on(device, resource_id=W + "nav_more_container")
-    tap_on(device, resource_id=W + "main_drawer_settings_container")
-
-
-def setting_row(device, index: int) -> None:
-    tap_on(device, index, resource_id="android:id/title")
-
-
-def toggle(device, *indices: int) -> None:
-    for index in indices:
-        tap_on(device, index, resource_id=W + "feed_content_type_title")
-
-
-def back_to_feed(device) -> None:
-    for _ in range(4):
-        if nodes(device.dump_hierarchy(), resource_id=W + "nav_tab_explore"):
-            return
-        device.press("BACK")
-
-
-def text_size(device, steps: int) -> None:
-    button = "buttonIncreaseTextSize" if steps > 0 else "buttonDecreaseTextSize"
-    for _ in range(abs(steps)):
-        tap_on(device, resource_id=W + button)
 
 
 # -- the app --------------------------------------------------------------------------------
@@ -187,116 +159,3 @@ def test_the_wikipedia_suite():
     assert representative == ["wikipedia/disable_the_top_2_and_'randomizer'_topics_in_the_feed_"
                               "customization_settings_on_Wikipedia_and_go_back_to_the_feed"]
     assert len(tasks.select("representative")) == 6
-
-
-DISABLE = {"top_1_and_'randomizer'": (0, 6), "top_2_and_'randomizer'": (0, 1, 6),
-           "top_2_topics": (0, 1), "'history'": (3, 5), "'day'": (2, 5),
-           "even-numbered": (1, 3, 5, 7), "odd-numbered": (0, 2, 4, 6),
-           "prime-numbered": (1, 2, 4, 6)}
-
-
-def _which(name: str) -> tuple[int, ...] | None:
-    return next((v for k, v in DISABLE.items() if k in name), None)
-
-
-def near_misses(task_id: str):
-    name = task_id.split("/", 1)[1]
-    if name == "open_Wikipedia":
-        yield lambda d: d.shell("am start -n com.android.chrome/com.google.android.apps.chrome.Main")
-    elif name.startswith("go_to_saved"):
-        yield lambda d: (open_wikipedia(d), tap_on(d, resource_id=W + "nav_tab_search"))
-    elif name.startswith("go_to_search"):
-        yield lambda d: (open_wikipedia(d), tap_on(d, resource_id=W + "nav_tab_reading_lists"))
-    elif "text_size" in name and "feed" not in name:
-        target = -5 if "50%" in name else 8
-        wrong = target + (1 if target < 0 else -1)  # 60 % / 170 %
-        yield lambda d: (open_wikipedia(d), settings(d), setting_row(d, 2), text_size(d, wrong))
-    elif "featured_article" in name:
-        steps = -5 if "50%" in name else 8
-
-        def without_returning(d):
-            open_wikipedia(d)
-            customize_from_card(d)
-            toggle(d, 0)
-            d.press("BACK")
-            settings(d)
-            setting_row(d, 2)
-            text_size(d, steps)  # left on the theme sheet, not the feed
-        yield without_returning
-
-        def wrong_card(d):
-            open_wikipedia(d)
-            customize_from_card(d)
-            toggle(d, 1)
-            d.press("BACK")
-            settings(d)
-            setting_row(d, 2)
-            text_size(d, steps)
-            back_to_feed(d)
-        yield wrong_card
-    elif "link_previews" in name:
-        yield lambda d: (open_wikipedia(d), customize_from_card(d), toggle(d, 1),
-                         back_to_feed(d))  # previews left on
-        yield lambda d: (open_wikipedia(d), settings(d), setting_row(d, 5), setting_row(d, 1),
-                         toggle(d, 1))  # not back to the feed
-    else:
-        cards = _which(name)
-        yield lambda d: (open_wikipedia(d), customize_from_card(d), toggle(d, *cards))
-        yield lambda d: (open_wikipedia(d), customize_from_card(d), toggle(d, *cards[:-1]),
-                         back_to_feed(d))
-        yield lambda d: (open_wikipedia(d), customize_from_card(d), toggle(d, *cards),
-                         back_to_feed(d), tap_on(d, resource_id=W + "nav_tab_search"))
-
-
-def right_paths(task_id: str):
-    name = task_id.split("/", 1)[1]
-    if name == "open_Wikipedia":
-        yield open_wikipedia
-    elif name.startswith("go_to_saved"):
-        yield lambda d: (open_wikipedia(d), tap_on(d, resource_id=W + "nav_tab_edits"),
-                         tap_on(d, resource_id=W + "nav_tab_reading_lists"))
-    elif name.startswith("go_to_search"):
-        yield lambda d: (open_wikipedia(d), tap_on(d, resource_id=W + "menu_search"))
-    elif "text_size" in name and "feed" not in name:
-        steps = -5 if "50%" in name else 8
-        yield lambda d: (open_wikipedia(d), settings(d), setting_row(d, 2),
-                         text_size(d, steps - 2 if steps < 0 else steps + 3))
-    elif "featured_article" in name:
-        steps = -5 if "50%" in name else 8
-
-        def through_settings(d):
-            open_wikipedia(d)
-            settings(d)
-            setting_row(d, 1)
-            toggle(d, 0)
-            d.press("BACK")
-            setting_row(d, 2)
-            text_size(d, steps)
-            back_to_feed(d)
-        yield through_settings
-    elif "link_previews" in name:
-        yield lambda d: (open_wikipedia(d), customize_from_card(d), toggle(d, 1), d.press("BACK"),
-                         settings(d), setting_row(d, 5), back_to_feed(d))
-    else:
-        cards = _which(name)
-        yield lambda d: (open_wikipedia(d), customize_from_card(d), toggle(d, *cards),
-                         back_to_feed(d))
-
-        def twice_and_back(d):
-            open_wikipedia(d)
-            settings(d)
-            setting_row(d, 1)
-            toggle(d, 7, 7)  # on and off again: no change
-            toggle(d, *cards)
-            back_to_feed(d)
-        yield twice_and_back
-
-
-@pytest.mark.parametrize("task_id", ALL_WIKI)
-def test_each_task_is_not_done_at_reset_and_near_misses_fail_it(task_id):
-    run_attempts(task_id, near_misses(task_id), expect=False)
-
-
-@pytest.mark.parametrize("task_id", ALL_WIKI)
-def test_other_right_paths_pass_each_task(task_id):
-    run_attempts(task_id, right_paths(task_id), expect=True)
