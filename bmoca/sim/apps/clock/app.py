@@ -15,6 +15,8 @@ theme (the light theme came with Clock 7); the dialogs are the framework's.
 The selected tab is remembered across launches; the first launch shows Clock (AOSP's
 default). A tap on another tab logs `Events: [Alarm] [Show Tab] [Tap]`; a pager swipe
 logs the same with `[Swipe]`; re-tapping the shown tab logs nothing.
+
+AlarmClock.ACTION_SET_ALARM goes to `HandleApiCalls` (api.py), as on a real phone.
 """
 
 from __future__ import annotations
@@ -22,6 +24,13 @@ from __future__ import annotations
 from bmoca.formats.weekdays import week
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.clock import model
+from bmoca.sim.apps.clock.api import (
+    ACTION_SET_ALARM,
+    CREATE_NEW,
+    HANDLE_API_CALLS,
+    SCROLL_TO_ALARM,
+    HandleApiCalls,
+)
 from bmoca.sim.apps.clock.picker import AMPM_FIRST, Picker, PickerState
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
@@ -108,6 +117,10 @@ class DeskClock(Activity):
             model.stopwatch_start(ctx, label="Intent")
         elif action == ACTION_SHOW_ALARMS:
             data.tab = "alarm"
+            if SCROLL_TO_ALARM in self.intent.extras:  # from HandleApiCalls
+                self.expanded = self.intent.extras[SCROLL_TO_ALARM]
+            elif self.intent.extras.get(CREATE_NEW):
+                self._new_alarm(ctx)()
 
     def on_resume(self, ctx: Context) -> None:
         model.load(ctx)
@@ -562,8 +575,9 @@ class ClockApp(App):
     package = PACKAGE
     label_key = f"app.{PACKAGE}"
     uid = 10105
-    activities = {ACTIVITY: DeskClock}
-    intent_actions = {ACTION_SHOW_ALARMS: ACTIVITY, ACTION_START_STOPWATCH: ACTIVITY}
+    activities = {ACTIVITY: DeskClock, HANDLE_API_CALLS: HandleApiCalls}
+    intent_actions = {ACTION_SHOW_ALARMS: ACTIVITY, ACTION_START_STOPWATCH: ACTIVITY,
+                      ACTION_SET_ALARM: HANDLE_API_CALLS}
 
     def initial_data(self) -> model.ClockData:
         return model.ClockData()

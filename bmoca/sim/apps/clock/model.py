@@ -209,10 +209,11 @@ def find(data: ClockData, alarm_id: int) -> Alarm | None:
     return next((a for a in data.alarms if a.id == alarm_id), None)
 
 
-def create_alarm(ctx: Context, hour: int, minute: int) -> Alarm:
+def create_alarm(ctx: Context, hour: int, minute: int, days: int = 0,
+                 label: str = "") -> Alarm:
     data = load(ctx)
     alarm = Alarm(id=max([a.id for a in data.alarms] + [0]) + 1, hour=hour, minutes=minute,
-                  daysofweek=0, enabled=True, vibrate=True)
+                  daysofweek=days, enabled=True, vibrate=True, label=label)
     data.alarms.append(alarm)
     _schedule(ctx, data, alarm)
     _commit(ctx, data)
@@ -251,6 +252,18 @@ def update_alarm(ctx: Context, alarm_id: int, *, hour: int | None = None,
         for inst in data.instances:
             if inst.alarm_id == alarm.id:
                 inst.vibrate, inst.label = alarm.vibrate, alarm.label
+    _commit(ctx, data)
+
+
+def switch_on_anew(ctx: Context, alarm_id: int) -> None:
+    """Switch an alarm on and give it a fresh instance even if it was on (HandleApiCalls
+    deletes the old instances and registers a new one)."""
+    data = load(ctx)
+    alarm = find(data, alarm_id)
+    if alarm is None:
+        return
+    alarm.enabled = True
+    _schedule(ctx, data, alarm)
     _commit(ctx, data)
 
 
