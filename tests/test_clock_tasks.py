@@ -4,18 +4,16 @@ keyboard input), and a near miss fails it."""
 from __future__ import annotations
 
 import pytest
-from conftest import bounds, nodes, run_expert
+from conftest import nodes, run_expert
+from nearmiss.clock import C, alarm_volume, new_alarm, open_clock, tab, tap_clear
+from nearmiss.common import has, tap_id
 
 import bmoca
 import bmoca.configs
 import bmoca.device
 from bmoca import tasks
 
-C = "com.google.android.deskclock:id/"
-DESK = "com.google.android.deskclock/com.android.deskclock.DeskClock"
-HELPER = "android.widget.RadialTimePickerView.RadialPickerTouchHelper"
 ALL_CLOCK = [t.id for t in tasks.load_file("bmoca/tasks/data/clock.yaml")]
-WEEK = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def test_the_clock_suite():
@@ -49,41 +47,7 @@ def test_keyboard_input_and_24_hour_experts(pool, task_id, config):
     assert info["success"], info.get("detector")
 
 
-# -- wrong actions -----------------------------------------------------------------------------
-
-def _tap(device, node) -> None:
-    left, top, right, bottom = bounds(node)
-    device.tap((left + right) // 2, (top + bottom) // 2)
-
-
-def _find(device, **attrs):
-    found = nodes(device.dump_hierarchy(), **attrs)
-    assert found, f"no {attrs}"
-    return found[0]
-
-
-def _open(device, tab: str | None = "Alarm") -> None:
-    device.shell(f"am start -n {DESK}")
-    if tab:
-        _tap(device, [n for n in nodes(device.dump_hierarchy(), content_desc=tab)
-                      if n.get("class") == "rk"][0])
-
-
-def _new_alarm(device, hour: int, minute: int, days: tuple[str, ...] = ()) -> None:
-    _tap(device, _find(device, resource_id=C + "fab"))
-    for desc in (str(hour % 12 or 12), str(minute)):
-        _tap(device, [n for n in nodes(device.dump_hierarchy(), content_desc=desc)
-                      if n.get("class") == HELPER][0])
-    _tap(device, _find(device, resource_id="android:id/pm_label" if hour >= 12
-                       else "android:id/am_label"))
-    _tap(device, _find(device, resource_id="android:id/button1"))
-    for day in days:
-        _tap(device, _find(device, resource_id=C + "day_button_box", content_desc=day))
-
-
-def _alarm_volume_up(device) -> None:
-    device.shell("media volume --stream 4 --set 7")
-
+# -- wrong actions (helpers shared with the near-miss suite: tests/nearmiss/clock.py) -------
 
 def wrong_action(task_id: str, device) -> None:
     """A near miss: the right app and flow, one detail wrong."""
@@ -92,40 +56,36 @@ def wrong_action(task_id: str, device) -> None:
         device.shell("am start -n com.android.settings/.Settings")
     elif name.startswith("go_to_the_"):
         page = name.split("_")[3]
-        _open(device, tab="Timer" if page != "timer" else "Alarm")
+        tab("timer" if page != "timer" else "alarm")(device)
     elif name == "start_the_stopwatch_in_clock":
-        _open(device, tab="Timer")  # a timer's start logs [Timer] [Start] [Tap]
-        _tap(device, _find(device, resource_id=C + "timer_setup_digit_5"))
-        _tap(device, _find(device, resource_id=C + "fab"))
+        tab("timer")(device)  # a timer's start logs [Timer] [Start] [Tap]
+        tap_id(device, C + "timer_setup_digit_5")
+        tap_id(device, C + "fab")
     elif name in ("pause_the_stopwatch_in_clock", "reset_the_stopwatch_in_clock"):
-        _open(device, tab=None)
-        _tap(device, _find(device, resource_id=C + "right_button"))  # Lap
+        open_clock(device)
+        tap_id(device, C + "right_button")  # Lap
     elif name.startswith("turn_on_alarm_at_9_am"):
-        _open(device)
-        _new_alarm(device, 9, 5)  # a new alarm logs an instance; the 09:00 one stays off
-        _alarm_volume_up(device)
+        new_alarm(9, 5)(device)  # a new alarm logs an instance; the 09:00 one stays off
+        alarm_volume()(device)
     elif name == "delete_alarm_at_9_am":
-        _open(device)
-        _new_alarm(device, 9, 5)
-        _tap(device, nodes(device.dump_hierarchy(), resource_id=C + "delete")[0])
+        new_alarm(9, 5)(device)
+        tap_clear(C + "delete")(device)
     elif name == "delete_alarm_at_9_am_and_create_alarm_at_10:30_am":
-        _open(device)
-        _new_alarm(device, 10, 30)  # the 09:00 alarm is kept
+        new_alarm(10, 30)(device)  # the 09:00 alarm is kept
     else:  # create_alarm_at_HH:MM...
         hour, minute = (int(v) for v in name.split("_")[3].split(":"))
-        _open(device)
         if "midweek" in name or "weekday" in name:
             # the right time; the weekend instead of the weekdays
-            _new_alarm(device, hour, minute, ("Saturday", "Sunday"))
+            new_alarm(hour, minute, ("sat", "sun"))(device)
         elif "weekend" in name:
-            _new_alarm(device, hour, minute, ("Saturday",))
+            new_alarm(hour, minute, ("sat",))(device)
         elif "another_alarm" in name:
-            _new_alarm(device, hour, minute)
-            _new_alarm(device, (hour + (2 if "after" in name else -2)) % 24, minute + 5)
+            new_alarm(hour, minute)(device)
+            new_alarm((hour + (2 if "after" in name else -2)) % 24, minute + 5)(device)
         else:
-            _new_alarm(device, (hour + 12) % 24, minute)  # AM and PM swapped
+            new_alarm((hour + 12) % 24, minute)(device)  # AM and PM swapped
         if "volume" in name:
-            _alarm_volume_up(device)
+            alarm_volume()(device)
 
 
 @pytest.mark.parametrize("task_id", ALL_CLOCK)
@@ -149,11 +109,24 @@ def test_volume_tasks_need_the_volume_raised(task_id):
     start = task.initialize(device)
     out, _ = device.shell("media volume --show --stream 4 --get")
     assert "volume is 1 " in out
-    _open(device)
     if "9_am" in task_id:
-        _tap(device, _find(device, resource_id=C + "onoff"))
+        tab("alarm")(device)
+        tap_id(device, C + "onoff")
     else:
-        _new_alarm(device, 10, 30)
+        new_alarm(10, 30)(device)
     assert task.is_successful(device, start).ok is False
-    _alarm_volume_up(device)
+    alarm_volume()(device)
     assert task.is_successful(device, start).ok is True
+
+
+def test_set_alarm_without_a_time_opens_a_new_alarms_picker_and_a_bad_time_sets_nothing():
+    """AOSP HandleApiCalls.handleSetAlarm: no HOUR opens the picker; hour 24 is refused."""
+    device = bmoca.device.connect("sim", config=bmoca.configs.get("test_env_100"))
+    out, code = device.shell("am start -a android.intent.action.SET_ALARM "
+                             "--ei android.intent.extra.alarm.HOUR 24")
+    assert code == 0, out
+    assert not has(device, C + "fab")  # nothing opened
+    tab("alarm")(device)
+    assert len(nodes(device.dump_hierarchy(), resource_id=C + "digital_clock")) == 1
+    device.shell("am start -a android.intent.action.SET_ALARM")
+    assert has(device, "android:id/button1") and has(device, "android:id/toggle_mode")

@@ -12,7 +12,7 @@ from importlib import import_module
 
 from nearmiss.common import Row
 
-APPS = ("calculator", "chrome", "files", "launches", "phone", "settings", "snapseed",
+APPS = ("calculator", "chrome", "clock", "files", "launches", "phone", "settings", "snapseed",
         "storefronts", "wikipedia")
 
 
