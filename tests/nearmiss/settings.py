@@ -75,6 +75,23 @@ def confirm_if_asked(device) -> None:
         tap_on(device, resource_id="android:id/button1")
 
 
+def homepage_from_the_end(offset: int):
+    """Settings scrolled to its end, then the row `offset` from the last (1: About phone,
+    2: System): the long homepage needs scrolling at a high density or on a tablet."""
+    def play(device) -> None:
+        shell(device, f"am start -n {SETTINGS}")
+        width, height = device.screen_size()
+        last = None
+        for _ in range(6):
+            titles = [bounds(n) for n in nodes(device.dump_hierarchy(), resource_id=T)]
+            if titles == last:
+                break
+            last = titles
+            device.swipe(width // 2, height * 3 // 4, width // 2, height // 4)
+        tap_id(device, T, len(last) - offset)
+    return play
+
+
 def task(name: str) -> str:
     return f"settings/{name}"
 
@@ -140,6 +157,18 @@ ROWS = [
                               back, lambda d: tap_id(d, "com.android.settings:id/see_all"))),
     passes(APPS, "after_the_sound_page", seq(page(5), back, page(2), lambda d: tap_id(
         d, "com.android.settings:id/see_all"))),
+    fails(LANG, "languages_page_only", seq(homepage_from_the_end(2), lambda d: tap_id(d, T, 0),
+                                           lambda d: tap_id(d, T, 0))),
+    fails(LANG, "languages_and_input_only", seq(homepage_from_the_end(2),
+                                                lambda d: tap_id(d, T, 0))),
+    fails(LANG, "about_phone_instead", homepage_from_the_end(1)),
+    passes(LANG, "added_backed_out_and_added_again", seq(
+        homepage_from_the_end(2), lambda d: tap_id(d, T, 0), lambda d: tap_id(d, T, 0),
+        lambda d: tap_id(d, "com.android.settings:id/add_language"), back,
+        lambda d: tap_id(d, "com.android.settings:id/add_language"))),
+    passes(LANG, "by_way_of_about_phone", seq(
+        homepage_from_the_end(1), back, homepage_from_the_end(2), lambda d: tap_id(d, T, 0),
+        lambda d: tap_id(d, T, 0), lambda d: tap_id(d, "com.android.settings:id/add_language"))),
     fails(DIM, "raised", seq(page(4, 0), tap_at(SLIDER, 0, 0.95))),
     fails(DIM, "display_page_only", page(4)),
     fails(DIM, "adaptive_brightness_instead", seq(page(4), switch(0))),
@@ -148,6 +177,8 @@ ROWS = [
                                             tap_at(SLIDER, 0, 0.05))),
     fails(DARK, "toggled_twice", seq(page(4), switch(1), confirm_if_asked, switch(1),
                                      confirm_if_asked)),
+    fails(DARK, "display_page_only", page(4)),
+    fails(DARK, "adaptive_brightness_instead", seq(page(4), switch(0))),
     passes(DARK, "cmd_uimode_from_the_shell", lambda d: shell(d, "cmd uimode night " + (
         "no" if d.shell("settings get secure ui_night_mode")[0].strip() == "2" else "yes"))),
     passes(DARK, "the_rows_title_not_its_switch", seq(page(4), lambda d: tap_id(d, T, 4),
