@@ -7,6 +7,7 @@ from conftest import tap_on
 
 from bmoca import tasks
 from nearmiss.common import from_generators
+from nearmiss.launches import open_app_rows
 
 S = "com.niksoftware.snapseed:id/"
 
@@ -124,3 +125,79 @@ def right_paths(task_id: str):
 
 
 ROWS = from_generators(ALL_SNAPSEED, near_misses, right_paths, english=True)
+
+
+def named(name: str, play):
+    """A row's play with a name of its own (rows from a second generator must not clash)."""
+    play.__name__ = name
+    return play
+
+
+def set_then_noir(pref: str, *rows: int, style_slip: bool = False):
+    """Settings: the preference (each row chosen in turn; none: the dark theme switch), back
+    to the photo, then Noir S03 (first the neighbouring style when `style_slip`)."""
+    def play(d) -> None:
+        open_snapseed(d)
+        settings(d)
+        if rows:
+            for row in rows:
+                choose(d, pref, row)
+        else:
+            tap_on(d, resource_id=S + pref)
+        d.press("BACK")
+        tap_on(d, resource_id=S + "logo_view")
+        tap_on(d, resource_id=S + "image_thumbnail")
+        if style_slip:
+            noir(d, 3)
+            tap_index(d, S + "item_title", 2)
+        else:
+            noir(d)
+    return play
+
+
+def more_near_misses(task_id: str):
+    name = task_id.split("/", 1)[1]
+    if name.startswith("set_image_sizing"):
+        yield named("the_neighbouring_size", lambda d: (
+            open_snapseed(d), settings(d), choose(d, "pref_image_sizing", 0)))
+    elif "after_setting_format_quality" in name:
+        yield named("the_neighbouring_quality_then_noir",
+                    set_then_noir("pref_format_quality", 2))
+    elif "after_setting_image_sizing" in name:
+        yield named("the_neighbouring_size_then_noir", set_then_noir("pref_image_sizing", 3))
+
+
+def more_right_paths(task_id: str):
+    name = task_id.split("/", 1)[1]
+    if name == "open_image_and_go_to_tools_tab_in_Snapseed":
+        yield named("by_the_open_button", lambda d: (
+            open_snapseed(d), tap_on(d, resource_id=S + "open_button"),
+            tap_on(d, resource_id=S + "image_thumbnail"), tap_on(d, resource_id=S + "tools_button")))
+    elif name.startswith("open_image_and_apply_portrait"):
+        yield named("by_the_open_button", lambda d: (
+            open_snapseed(d), tap_on(d, resource_id=S + "open_button"),
+            tap_on(d, resource_id=S + "image_thumbnail"), tap_index(d, S + "item_title", 0)))
+    elif name == "set_dark_theme_in_Snapseed":
+        yield named("on_off_on_by_the_row", lambda d: (
+            open_snapseed(d), settings(d), *[tap_on(d, resource_id=S + "pref_dark_theme")
+                                              for _ in range(3)]))
+    elif name.startswith("set_format_quality"):
+        yield named("a_slip_undone", lambda d: (
+            open_snapseed(d), settings(d), choose(d, "pref_format_quality", 2),
+            choose(d, "pref_format_quality", 3)))
+    elif name.startswith("set_image_sizing"):
+        yield named("chosen_twice", lambda d: (
+            open_snapseed(d), settings(d), choose(d, "pref_image_sizing", 4),
+            choose(d, "pref_image_sizing", 4)))
+    elif "after_setting_dark_theme" in name:
+        yield named("the_style_slip_undone", set_then_noir("pref_dark_theme", style_slip=True))
+    elif "after_setting_format_quality" in name:
+        yield named("a_quality_slip_undone", set_then_noir("pref_format_quality", 2, 3))
+    elif "after_setting_image_sizing" in name:
+        yield named("the_style_slip_undone", set_then_noir("pref_image_sizing", 4,
+                                                           style_slip=True))
+
+
+ROWS += from_generators(ALL_SNAPSEED, more_near_misses, more_right_paths, english=True)
+ROWS += open_app_rows("snapseed/open Snapseed", "com.niksoftware.snapseed",
+                      "com.google.android.apps.photos")

@@ -8,6 +8,7 @@ from conftest import nodes, tap_on
 
 from bmoca import tasks
 from nearmiss.common import from_generators
+from nearmiss.launches import open_app_rows
 
 W = "org.wikipedia:id/"
 
@@ -156,3 +157,68 @@ def right_paths(task_id: str):
 
 
 ROWS = from_generators(ALL_WIKI, near_misses, right_paths, english=False)
+
+
+def named(name: str, play):
+    """A row's play with a name of its own (rows from a second generator must not clash)."""
+    play.__name__ = name
+    return play
+
+
+def tabs(*ids: str):
+    def play(d) -> None:
+        open_wikipedia(d)
+        for rid in ids:
+            tap_on(d, resource_id=W + rid)
+    return play
+
+
+def more_near_misses(task_id: str):
+    name = task_id.split("/", 1)[1]
+    if name.startswith("go_to_saved") or name.startswith("go_to_search"):
+        yield named("the_edits_tab_instead", tabs("nav_tab_edits"))
+    elif "text_size" in name and "feed" not in name:
+        steps = 5 if "50%" in name else -5
+        yield named("the_other_way", lambda d: (open_wikipedia(d), settings(d),
+                                                setting_row(d, 2), text_size(d, steps)))
+
+
+def more_right_paths(task_id: str):
+    name = task_id.split("/", 1)[1]
+    if name.startswith("go_to_saved"):
+        yield named("after_the_search_tab", tabs("nav_tab_search", "nav_tab_reading_lists"))
+    elif name.startswith("go_to_search"):
+        yield named("after_the_saved_tab", tabs("nav_tab_reading_lists", "nav_tab_search"))
+    elif "text_size" in name and "feed" not in name:
+        steps = -5 if "50%" in name else 8
+
+        def in_two_visits(d):
+            open_wikipedia(d)
+            settings(d)
+            setting_row(d, 2)
+            text_size(d, steps // 2)
+            d.press("BACK")
+            setting_row(d, 2)
+            text_size(d, steps - steps // 2)
+        yield named("in_two_visits", in_two_visits)
+    elif "featured_article" in name:
+        steps = -5 if "50%" in name else 8
+
+        def size_first_then_card(d):
+            open_wikipedia(d)
+            settings(d)
+            setting_row(d, 2)
+            text_size(d, steps)
+            back_to_feed(d)
+            customize_from_card(d)
+            toggle(d, 0)
+            back_to_feed(d)
+        yield named("the_size_first_then_the_card", size_first_then_card)
+    elif "link_previews" in name:
+        yield named("previews_first_then_the_card", lambda d: (
+            open_wikipedia(d), settings(d), setting_row(d, 5), back_to_feed(d),
+            customize_from_card(d), toggle(d, 1), back_to_feed(d)))
+
+
+ROWS += from_generators(ALL_WIKI, more_near_misses, more_right_paths, english=False)
+ROWS += open_app_rows("wikipedia/open_Wikipedia", "org.wikipedia", "com.android.chrome")
