@@ -34,7 +34,8 @@ def generate_demos(out: Path, repeats: int, screen_width: int, workers: int) -> 
     demos = out / "demos"
     command = [sys.executable, "-m", "bmoca.cli.main", "demos", "generate", "--tasks",
                "representative", "--split", "train", "--repeats", str(repeats), "--out",
-               str(demos), "--screen-width", str(screen_width), "--workers", str(workers)]
+               str(demos), "--screen-width", str(screen_width), "--workers", str(workers),
+               "--play", "discrete"]  # labels a discrete policy can follow (docs/demos.md)
     subprocess.run(command, check=True)
     return demos
 
