@@ -67,17 +67,15 @@ class HandleApiCalls(Activity):
     """A trampoline: acts on the intent, opens the Alarm tab unless told not to, finishes."""
 
     def on_create(self, ctx: Context) -> None:
-        from bmoca.sim.apps.clock.app import ACTION_SHOW_ALARMS, ACTIVITY
-
         extras = self.intent.extras
         if self.intent.action == ACTION_SET_ALARM:
             has_hour = EXTRA + "HOUR" in extras
             alarm_id = set_alarm(ctx, extras)
             skip_ui = str(extras.get(EXTRA + "SKIP_UI", "false")).lower() == "true"
             if alarm_id is not None and not skip_ui:
-                self._show(ctx, ACTION_SHOW_ALARMS, ACTIVITY, {SCROLL_TO_ALARM: alarm_id})
+                self._show(ctx, model.ACTION_SHOW_ALARMS, model.ACTIVITY, {SCROLL_TO_ALARM: alarm_id})
             elif not has_hour:
-                self._show(ctx, ACTION_SHOW_ALARMS, ACTIVITY, {CREATE_NEW: True})
+                self._show(ctx, model.ACTION_SHOW_ALARMS, model.ACTIVITY, {CREATE_NEW: True})
         ctx.finish()
 
     @staticmethod

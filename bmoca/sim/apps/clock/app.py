@@ -36,11 +36,11 @@ from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
 
 PACKAGE = model.PACKAGE
-ACTIVITY = "com.android.deskclock.DeskClock"
+ACTIVITY = model.ACTIVITY
 TAB_CLASS = "rk"
 """The tab items' class as uiautomator reports it (ProGuard-renamed in Google Clock)."""
 ACTION_START_STOPWATCH = "com.android.deskclock.action.START_STOPWATCH"
-ACTION_SHOW_ALARMS = "android.intent.action.SHOW_ALARMS"
+ACTION_SHOW_ALARMS = model.ACTION_SHOW_ALARMS
 TAB_ICONS = {"alarm": "alarm", "clock": "schedule", "timer": "hourglass_empty",
              "stopwatch": "timer"}
 COLORS = {"bg": (32, 33, 36), "card": (45, 46, 49), "text": (232, 234, 237),

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from bmoca.sim.apps.base import Context
 
 PACKAGE = "com.google.android.deskclock"
+ACTIVITY = "com.android.deskclock.DeskClock"
+ACTION_SHOW_ALARMS = "android.intent.action.SHOW_ALARMS"
 TAG = "AlarmClock"
 SCP_TAG = "ConditionProviders.SCP"
 TABS = ("alarm", "clock", "timer", "stopwatch")
