@@ -242,8 +242,13 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
 
 
 def _cell_json(cell) -> dict[str, Any]:
-    return {"episodes": cell.n, "successes": cell.successes, "success": cell.mean,
-            "stderr": cell.stderr, "mean_steps": cell.mean_steps, "errors": cell.errors}
+    """Rates are fractions; NaN (no finished episode) is null, as JSON has no NaN."""
+    def number(x: float) -> float | None:
+        return None if math.isnan(x) else round(x, 6)
+
+    return {"episodes": cell.episodes, "repeats": cell.n, "successes": cell.successes,
+            "success": number(cell.mean), "stderr": number(cell.stderr),
+            "mean_steps": number(cell.mean_steps), "errors": cell.errors}
 
 
 def _results_json(agent: str, run_dir: Path, table, rows) -> dict[str, Any]:
