@@ -108,7 +108,7 @@ def test_eval_command_prints_the_table_and_resumes_after_a_kill(tmp_path):
 
     result = bmoca_cli(*args, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "already stored" in result.stdout
+    assert "already stored" in result.stderr  # progress goes to stderr
     assert "settings/turn_on_wifi" in result.stdout and "100" in result.stdout
     with Store(run_dir) as store:
         episodes = store.episodes()

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 console = Console()
-avd_app = typer.Typer(no_args_is_help=True,
+avd_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                       help="Real Android emulators: build the B-MoCA AVDs and snapshots, check "
                            "the set-up.")
 

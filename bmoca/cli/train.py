@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 console = Console()
-train_app = typer.Typer(no_args_is_help=True,
+train_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                         help="Train agents on expert demonstrations (pip install -e '.[train]').")
 
 

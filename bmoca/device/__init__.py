@@ -2,18 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from bmoca.device.config import DeviceConfig, DeviceProfile, HomeLayout
 from bmoca.device.contract import Device, DeviceError, InvalidInput, Key
 
 __all__ = ["Device", "DeviceConfig", "DeviceError", "DeviceProfile", "HomeLayout",
-           "InvalidInput", "Key", "connect"]
+           "InvalidInput", "Key", "connect", "register_config_source"]
 
 TARGETS = ("sim", "adb", "adb:SERIAL", "adb:HOST:PORT")
 
+_config_sources: list[Callable[[str], DeviceConfig]] = []
 
-def connect(target: str = "sim", config: DeviceConfig | None = None,
+
+def register_config_source(source: Callable[[str], DeviceConfig]) -> None:
+    """Let `connect` take a configuration by id. The presets live in a layer above this one
+    (`bmoca.configs`), so that layer hands its lookup down instead of being imported here;
+    `import bmoca` registers it."""
+    if source not in _config_sources:
+        _config_sources.append(source)
+
+
+def _named_config(config_id: str) -> DeviceConfig:
+    errors = []
+    for source in _config_sources:
+        try:
+            return source(config_id)
+        except KeyError as exc:
+            errors.append(exc)
+    if errors:
+        raise errors[0]
+    raise KeyError(f"unknown configuration {config_id!r}: no configuration source is "
+                   "registered (import bmoca)")
+
+
+def connect(target: str = "sim", config: DeviceConfig | str | None = None,
             snapshot_dir: str | Path | None = None) -> Device:
     """Open a phone and put it in `config` (None: a stock Pixel 3 in en-US).
 
@@ -24,7 +48,12 @@ def connect(target: str = "sim", config: DeviceConfig | None = None,
     emulator or phone (or a served simulator) through the adb server. It is used as it
     is, except that an emulator holding a snapshot named after the configuration (built
     by `bmoca avd build`) is loaded from it.
+
+    `config` is a `DeviceConfig` or, as `bmoca.make` takes it, a configuration id
+    (`"test_env_100"`, `"random_train_7"`); an unknown id raises KeyError naming the valid ones.
     """
+    if isinstance(config, str):
+        config = _named_config(config)
     if target == "adb" or target.startswith("adb:"):
         from bmoca.device.adb import open_adb
 

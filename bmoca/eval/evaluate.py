@@ -24,12 +24,14 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
              config_ids: Sequence[str], repeats: int, *, seed: int = 0, workers: int = 1,
              spec: dict | None = None, save_screens: bool = False,
              agent_options: dict[str, Any] | None = None, device: str = "sim",
-             on_start: Callable[[int, int], None] | None = None,
+             limit: int | None = None, on_start: Callable[[int, int], None] | None = None,
              on_episode: Callable[[runner.Outcome], None] | None = None) -> int:
     """Play every episode of the plan that the store does not hold yet; returns how many.
 
     `on_start(total, already_done)` is called once; `on_episode` after each stored episode.
     `save_screens` writes each step's screenshot under the run directory (see `record`).
+    `limit` keeps only the plan's first episodes (a trial before spending on a model); it
+    is not part of the run's spec, so a later run with a larger limit or none resumes it.
     `agent_options` go to a model agent; those that can change results are part of the
     run's spec, so a resumed run must give the same ones (transport options such as
     timeout, retries and cache may differ).
@@ -43,6 +45,8 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
                                      if k not in TRANSPORT_OPTIONS}
     store.start_run(run_id, agent, run_spec)
     episodes = runner.plan(agent, task_list, config_ids, repeats, seed, agent_options)
+    if limit is not None:
+        episodes = episodes[:limit]
     finished = store.finished_keys(run_id)
     todo = [e for e in episodes if e.key not in finished]
     if on_start:

@@ -28,6 +28,37 @@ def canonical(tag: str) -> str:
     return "-".join(out)
 
 
+LIKELY: dict[str, str] = {"ar": "ar-EG", "pt": "pt-BR", "zh": "zh-Hans-CN"}
+"""A language with several supported locales resolves as CLDR's likely subtags do (ar ->
+ar-Arab-EG, pt -> pt-Latn-BR); Android picks the same one for a bare language."""
+
+
+def resolve(tag: str) -> str:
+    """The supported locale a tag means, as Android resolves a request: the exact locale,
+    else the one locale of its language (`de` -> `de-DE`), preferring the same region
+    (`zh-CN` -> `zh-Hans-CN`) and then the likely one (`pt` -> `pt-BR`).
+
+    Raises ValueError naming the supported locales when none speaks the language."""
+    wanted = canonical(tag)
+    if wanted in SUPPORTED:
+        return wanted
+    parts = wanted.split("-")
+    regions = [p for p in parts[1:] if (len(p) == 2 and p.isupper()) or p.isdigit()]
+    script = next((p for p in parts[1:] if len(p) == 4 and p.isalpha()), None)
+    if parts[0] == "zh" and script is None and regions:
+        script = "Hant" if regions[-1] in ("TW", "HK", "MO") else "Hans"
+    same_language = [s for s in SUPPORTED if s.split("-")[0] == parts[0]
+                     and (script is None or len(s.split("-")) < 3 or s.split("-")[1] == script)]
+    for candidate in same_language:
+        if regions and candidate.split("-")[-1] == regions[-1]:
+            return candidate
+    if len(same_language) == 1:
+        return same_language[0]
+    if parts[0] in LIKELY and same_language:
+        return LIKELY[parts[0]]
+    raise ValueError(f"unsupported locale {tag!r}; supported: {', '.join(SUPPORTED)}")
+
+
 RTL_LANGUAGES = ("ar", "ur", "fa", "he", "iw")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import difflib
 import fnmatch
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -19,7 +20,8 @@ from bmoca.tasks.loader import load_file
 from bmoca.tasks.spec import CATEGORIES, EpisodeStart, SetupError, Task, TaskError
 
 __all__ = ["CATEGORIES", "DetectorError", "EpisodeStart", "SetupError", "Task", "TaskError",
-           "Verdict", "all_tasks", "get", "list", "load_file", "select"]
+           "Verdict", "all_tasks", "get", "list", "load_file", "names", "select",
+           "split_spec"]
 
 
 @cache
@@ -53,34 +55,74 @@ def list(app: str | None = None, category: str | None = None) -> builtins.list[T
             and (category is None or t.category.lower() == category.lower())]
 
 
-def select(spec: str) -> builtins.list[Task]:
-    """Tasks named by a comma-separated spec: `all`, `representative`, `v2` (the 131 tasks
-    of the B-MoCA release), `v1` (tasks only the paper's first version had), an app, a
-    category, a task id or an id pattern with `*`. Unknown names raise TaskError."""
+def split_spec(spec: str) -> builtins.list[str]:
+    """A comma-separated spec's names, keeping task ids that contain commas whole
+    (`calculator/compute_the_geometric_mean_of_3,_4,_and_5_in_Calculator`): at each
+    position the longest run of pieces that spells a task id wins."""
+    ids = {t.id for t in all_tasks()}
+    pieces = spec.split(",")
+    names: builtins.list[str] = []
+    start = 0
+    while start < len(pieces):
+        end = next((e for e in range(len(pieces), start + 1, -1)
+                    if ",".join(pieces[start:e]).strip() in ids), start + 1)
+        name = ",".join(pieces[start:end]).strip()
+        if name:
+            names.append(name)
+        start = end
+    return names
+
+
+def _match(name: str) -> builtins.list[Task]:
+    low = name.lower()
+    if low == "all":
+        return builtins.list(all_tasks())
+    if low == "representative":
+        return [t for t in all_tasks() if t.representative]
+    if low in ("v1", "v2"):
+        return [t for t in all_tasks() if t.version == int(low[1])]
+    if any(c in name for c in "*?["):
+        found = [t for t in all_tasks() if fnmatch.fnmatchcase(t.id, name)]
+        return found or [t for t in all_tasks() if fnmatch.fnmatchcase(t.id.lower(), low)]
+    return (list(app=name) or list(category=name) or [t for t in all_tasks() if t.id == name]
+            or [t for t in all_tasks() if t.id.lower() == low])
+
+
+def names() -> builtins.list[str]:
+    """Every name `select` takes besides patterns: keywords, apps, categories, task ids."""
+    apps = sorted({t.app for t in all_tasks()})
+    return ["all", "representative", "v1", "v2", *apps, *CATEGORIES, *(t.id for t in all_tasks())]
+
+
+def select(spec: str | Iterable[str]) -> builtins.list[Task]:
+    """Tasks named by a comma-separated spec (or several specs): `all`, `representative`,
+    `v2` (the 131 tasks of the B-MoCA release), `v1` (tasks only the paper's first version
+    had), an app, a category, a task id (commas in it are kept) or a glob over ids
+    (`clock/*alarm*`, `settings/turn_?n_wifi`). Unknown names raise TaskError naming the
+    closest ones."""
+    specs = [spec] if isinstance(spec, str) else builtins.list(spec)
     chosen: dict[str, Task] = {}
-    for raw in spec.split(","):
-        name = raw.strip()
-        if not name:
-            continue
-        low = name.lower()
-        if low == "all":
-            found = builtins.list(all_tasks())
-        elif low == "representative":
-            found = [t for t in all_tasks() if t.representative]
-        elif low in ("v1", "v2"):
-            found = [t for t in all_tasks() if t.version == int(low[1])]
-        elif "*" in name:
-            found = [t for t in all_tasks() if fnmatch.fnmatchcase(t.id, name)]
-        else:
-            found = list(app=name) or list(category=name) or [
-                t for t in all_tasks() if t.id == name]
-        if not found:
-            apps = sorted({t.app for t in all_tasks()})
-            raise TaskError(f"{name!r} names no task; use all, representative, v1, v2, an app "
-                            f"({', '.join(apps)}), a category ({', '.join(CATEGORIES)}), "
-                            f"a task id or a pattern with *")
-        for task in found:
-            chosen.setdefault(task.id, task)
+    for part in specs:
+        for name in split_spec(part):
+            found = _match(name)
+            if not found:
+                raise TaskError(_unknown(name))
+            for task in found:
+                chosen.setdefault(task.id, task)
     if not chosen:
         raise TaskError("no tasks selected")
     return builtins.list(chosen.values())
+
+
+def _unknown(name: str) -> str:
+    apps = sorted({t.app for t in all_tasks()})
+    candidates = names()
+    by_lower = {c.lower(): c for c in candidates}
+    close = [by_lower[c] for c in difflib.get_close_matches(name.lower(), by_lower, n=3,
+                                                             cutoff=0.6)]
+    if not close and "/" in name:
+        close = [i for i in candidates if "/" in i and name.lower() in i.lower()][:3]
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    return (f"{name!r} names no task; {hint}valid: all, representative, v1, v2, an app "
+            f"({', '.join(apps)}), a category ({', '.join(CATEGORIES)}), a task id (bmoca "
+            f"tasks) or a pattern with *")

@@ -1,0 +1,152 @@
+"""What every `bmoca` command shares: one option vocabulary, checked values, piped output.
+
+The vocabulary (README, "Command-line conventions"): `--tasks SPEC` (repeatable) and
+`--task ID` (exact, repeatable) pick tasks; `--split train|test|all` or `--configs IDS` pick
+configurations; `--config ID` is one configuration; `--repeats`, `--seed`, `--workers`
+(default 1 everywhere); `--out` is where a command writes; `--device` is the phone;
+`--json` prints what a script would read. A bad value is a BadParameter naming the valid
+choices or the closest match; `bmoca.cli.main.main` prints it as one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+console = Console(highlight=False)
+SPLITS = ("train", "test", "all")
+DEVICE_HELP = ("sim, adb (the only attached device), adb:SERIAL (e.g. adb:emulator-5554) "
+               "or adb:HOST:PORT")
+TASKS_HELP = ("all, representative, v1, v2, an app, a category, task ids or globs over ids "
+              "(clock/*alarm*), comma-separated (ids containing commas are kept whole); "
+              "repeatable")
+TASK_HELP = "one exact task id, never split at commas; repeatable"
+JSON_HELP = "print JSON for scripts instead of a table"
+
+
+def piped() -> bool:
+    """Whether stdout is not a terminal: then output is plain text, never a drawn table."""
+    return not sys.stdout.isatty()
+
+
+def bad(param: str, message: str) -> typer.BadParameter:
+    """A bad value: `bmoca.cli.main.main` prints it on one line and exits 2."""
+    return typer.BadParameter(message, param_hint=param)
+
+
+def closest(value: str, choices: Iterable[str]) -> str:
+    """'did you mean X? ' for the nearest valid choice, or ''."""
+    choices = list(choices)
+    lower = {c.lower(): c for c in choices}
+    near = difflib.get_close_matches(value.lower(), list(lower), n=1, cutoff=0.6)
+    return f"did you mean {lower[near[0]]}? " if near else ""
+
+
+def choice(param: str, value: str, choices: Sequence[str]) -> str:
+    """`value` if it is one of `choices` (case-insensitive), else a bad value naming them."""
+    for c in choices:
+        if value.lower() == c.lower():
+            return c
+    raise bad(param, f"{value!r}; {closest(value, choices)}valid: {', '.join(choices)}")
+
+
+def check_split(value: str) -> str:
+    return choice("--split", value, SPLITS)
+
+
+def device_target(value: str) -> str:
+    """Check a --device value; a bad one names the valid forms."""
+    if value == "sim" or value == "adb" or (value.startswith("adb:") and len(value) > 4):
+        return value
+    raise bad("--device", f"{value!r}; valid: {DEVICE_HELP}")
+
+
+def select_tasks(specs: Sequence[str] | None, ids: Sequence[str] | None = None,
+                 default: str | None = None):
+    """Tasks from `--tasks` specs and exact `--task` ids, in order, without repeats."""
+    from bmoca import tasks
+
+    chosen: dict[str, Any] = {}
+    for task_id in ids or []:
+        try:
+            task = tasks.get(task_id)
+        except tasks.TaskError as exc:
+            raise bad("--task", str(exc)) from None
+        chosen.setdefault(task.id, task)
+    specs = list(specs or [])
+    if not specs and not chosen and default:
+        specs = [default]
+    if specs:
+        try:
+            for task in tasks.select(specs):
+                chosen.setdefault(task.id, task)
+        except tasks.TaskError as exc:
+            raise bad("--tasks", str(exc)) from None
+    return list(chosen.values())
+
+
+def tasks_label(specs: Sequence[str] | None, ids: Sequence[str] | None, default: str) -> str:
+    """The task part of a default run directory's name."""
+    return ",".join([*(specs or []), *(ids or [])]) or default
+
+
+def config_ids(split: str, config_spec: str | None) -> list[str]:
+    from bmoca import configs
+
+    split = check_split(split)
+    try:
+        if config_spec:
+            return configs.expand(config_spec)
+        return configs.ids(split)
+    except (KeyError, ValueError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        raise bad("--configs" if config_spec else "--split", str(message)) from None
+
+
+def locale(value: str) -> str:
+    """A --locale as Android resolves it (`de` -> `de-DE`), or a bad value listing them."""
+    from bmoca.formats.locales import resolve
+
+    try:
+        return resolve(value)
+    except ValueError as exc:
+        raise bad("--locale", str(exc)) from None
+
+
+def emit(rows: list[dict[str, Any]], as_json: bool, columns: Sequence[str] | None = None) -> None:
+    """A listing: JSON for scripts, tab-separated lines with a header when piped, a table
+    on a terminal. Ids are printed whole in all three (folded, never ellipsised)."""
+    if as_json:
+        print_json(rows)
+        return
+    columns = list(columns or (rows[0].keys() if rows else []))
+    if piped():
+        sys.stdout.write("\t".join(columns) + "\n")
+        for row in rows:
+            sys.stdout.write("\t".join(_cell(row.get(c)) for c in columns) + "\n")
+        return
+    table = Table()
+    for name in columns:
+        table.add_column(name, overflow="fold")
+    for row in rows:
+        table.add_row(*(_cell(row.get(c)) for c in columns))
+    console.print(table, markup=False)
+
+
+def _cell(value: Any) -> str:
+    if value is None or value is False:
+        return ""
+    if value is True:
+        return "yes"
+    return str(value)
+
+
+def print_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, indent=1, ensure_ascii=False) + "\n")

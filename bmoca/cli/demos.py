@@ -1,0 +1,96 @@
+"""`bmoca demos generate`: record the scripted experts into a demonstration dataset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from bmoca.cli.common import (
+    TASK_HELP,
+    TASKS_HELP,
+    choice,
+    config_ids,
+    console,
+    select_tasks,
+)
+
+demos_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                        help="Expert demonstration datasets for few-shot prompts and training.")
+
+
+@demos_app.command("generate")
+def demos_generate(
+    task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: "
+                                         "settings]", show_default=False),
+    task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
+    split: str = typer.Option("train", help="train, test or all configurations "
+                              "(demonstrations are training data: train by default)"),
+    config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids, ranges "
+                                    "such as train_env_000..006 or random_train_0..99 "
+                                    "(overrides --split's list; the manifest keeps --split)"),
+    repeats: int = typer.Option(1, min=1, help="episodes per task and configuration"),
+    out: Path = typer.Option(..., help="dataset directory; rerunning resumes it"),
+    workers: int = typer.Option(1, min=1, help="worker processes"),
+    seed: int = typer.Option(0, help="base seed; each episode's seed derives from it"),
+    screen_width: int = typer.Option(540, min=0, help="width of saved screenshots in pixels "
+                                     "(0: the phone's full size)"),
+    play: str = typer.Option("exact", help="exact (the expert's own actions) or discrete "
+                             "(each action as its 385-way equivalent: for training discrete "
+                             "policies)"),
+    as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
+) -> None:
+    """Record the scripted experts into a demonstration dataset (docs/demos.md).
+
+    Only successful episodes are kept; failures are listed and counted in the manifest."""
+    from bmoca.cli.eval import _progress, terminate_like_ctrl_c
+    from bmoca.demos import DemoError
+    from bmoca.demos.generate import PLAYS, generate
+
+    play = choice("--play", play, list(PLAYS))
+    task_list = select_tasks(task_specs, task_ids, default="settings")
+    chosen_configs = config_ids(split, config_spec)
+    terminate_like_ctrl_c()
+    with _progress() as progress:
+        bar = progress.add_task("demos", total=None, status="")
+        counts = {"kept": 0, "failed": 0}
+
+        def started(total: int, skipped: int) -> None:
+            progress.update(bar, total=total, completed=skipped,
+                            status=f"{skipped} already recorded" if skipped else "")
+
+        def finished(rec) -> None:
+            counts["failed" if rec.error else "kept"] += 1
+            progress.update(bar, advance=1,
+                            status=f"kept {counts['kept']}  failed {counts['failed']}")
+
+        try:
+            summary = generate(out, task_list, chosen_configs, split=split, repeats=repeats,
+                               seed=seed, workers=workers, screen_width=screen_width or None,
+                               play=play, on_start=started, on_episode=finished)
+        except DemoError as exc:
+            progress.stop()
+            raise typer.Exit(_error(str(exc))) from None
+        except KeyboardInterrupt:
+            progress.stop()
+            console.print(f"interrupted: recorded episodes are in {out}; run the same "
+                          "command again to resume.", markup=False)
+            raise typer.Exit(130) from None
+    if as_json:
+        print(json.dumps({"out": str(out), "kept": summary.kept, "failed": summary.failed,
+                          "skipped": summary.skipped, "total_kept": summary.total_kept,
+                          "total_failed": summary.total_failed,
+                          "failures": list(summary.failures)}, indent=1))
+        return
+    for line in summary.failures:
+        console.print(f"expert failed {line}", markup=False)
+    console.print(f"{out}: kept {summary.kept} new episode(s), {summary.failed} expert "
+                  f"failure(s), {summary.skipped} already done; dataset holds "
+                  f"{summary.total_kept} episode(s), {summary.total_failed} failure(s) listed "
+                  f"in failed.jsonl.", markup=False)
+
+
+def _error(message: str) -> int:
+    console.print(f"error: {message}", markup=False)
+    return 2
