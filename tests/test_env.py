@@ -32,7 +32,7 @@ def test_passes_gymnasium_env_checker(pool, action):
     env = bmoca.make(WIFI, "test_env_100", device=pool,
                      observation=("pixels", "xml", "text", "som"), action=action)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("error")  # no warning either (spec, render_fps, spaces)
         check_env(env, skip_render_check=True)
 
 

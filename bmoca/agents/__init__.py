@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bmoca import tasks
+from bmoca.agents import plugins
 from bmoca.agents.base import Agent
 from bmoca.agents.simple import ExpertAgent, NoopAgent, RandomAgent
 
@@ -22,8 +23,12 @@ def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None)
     after `bmoca train ppo|dqn|iql`, `hf:PATH` for a local Hugging Face model (one tuned
     with `bmoca train lora`), or a model agent such as `openai:gpt-4o`, `mllm/gemini:gemini-1.5-pro`; see docs/agents.md).
 
-    `options` are the model agents' options (`bmoca eval --agent-option key=value`); the
-    baselines take none. Raises ValueError naming what is wrong.
+    An agent of your own is `package.module:ClassOrFactory` or a name an installed package
+    adds to the `bmoca.agents` entry-point group (`bmoca.agents.plugins`, docs/agents.md).
+
+    `options` are the model agents' options (`bmoca eval --agent-option key=value`), or the
+    keyword arguments of your own agent's factory; the baselines take none. Raises
+    ValueError naming what is wrong.
     """
     from bmoca.agents import learned, llm
     from bmoca.agents.llm import hf
@@ -44,15 +49,19 @@ def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None)
             return learned.build(name, options)
         except TrainError as exc:
             raise ValueError(str(exc)) from None
-    if options:
-        raise ValueError(f"agent {name!r} takes no options (got {', '.join(options)}); "
-                         "options are for model agents")
     kind, _, option = name.partition(":")
-    if kind == "expert" and not option:
-        return ExpertAgent(task)
-    if kind == "random":
-        return RandomAgent(option or "discrete")
-    if kind == "noop" and not option:
-        return NoopAgent()
+    if (kind in ("expert", "noop") and not option) or kind == "random":
+        if options:
+            raise ValueError(f"agent {name!r} takes no options (got {', '.join(options)}); "
+                             "options are for model agents and agents of your own")
+        if kind == "expert":
+            return ExpertAgent(task)
+        return RandomAgent(option or "discrete") if kind == "random" else NoopAgent()
+    factory = plugins.find(name)
+    if factory is not None:
+        return plugins.build(name, factory, task, options)
+    installed = sorted(plugins.installed())
+    extra = f", an installed agent ({', '.join(installed)})" if installed else ""
     raise ValueError(f"unknown agent {name!r}; available: {', '.join(NAMES)}, or a model "
-                     f"agent: {', '.join(MODEL_NAMES)}, or a trained agent bc:|ppo:|dqn:|iql:CHECKPOINT")
+                     f"agent: {', '.join(MODEL_NAMES)}, or a trained agent "
+                     f"bc:|ppo:|dqn:|iql:CHECKPOINT{extra}, or your own package.module:Class")

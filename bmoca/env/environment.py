@@ -9,6 +9,7 @@ action still counts as a step and changes nothing; `info` says what was wrong.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -16,14 +17,16 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
 
-from bmoca import tasks
+from bmoca import configs, tasks
 from bmoca.device import Device, DeviceConfig, DeviceError, InvalidInput
 from bmoca.env import actions as act
 from bmoca.env import observations as obs
 from bmoca.env.devices import DevicePool, resolve_config
 from bmoca.formats import apps as app_table
 from bmoca.formats.locales import is_rtl
+from bmoca.registration import gym_id
 
 OBSERVATION_MODES = ("pixels", "xml", "text", "som")
 
@@ -31,9 +34,11 @@ OBSERVATION_MODES = ("pixels", "xml", "text", "som")
 class BmocaEnv(gymnasium.Env):
     """A B-MoCA task as a `gymnasium.Env`; build it with `bmoca.make`."""
 
-    metadata = {"render_modes": ["rgb_array"]}
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
+    """One frame per step; 2 fps plays a recorded episode at about a person's pace."""
 
-    def __init__(self, task: tasks.Task | str, config: str | DeviceConfig = "test_env_100",
+    def __init__(self, task: tasks.Task | str,
+                 config: str | DeviceConfig | Sequence[str | DeviceConfig] = "test_env_100",
                  device: str | Device | DevicePool = "sim",
                  observation: str | Sequence[str] = ("pixels",),
                  action: str | act.ActionMode = "dual_gesture", *,
@@ -42,7 +47,8 @@ class BmocaEnv(gymnasium.Env):
                  text_check: bool = True, step_limit: int | None = None,
                  render_mode: str | None = None, **action_options: Any):
         self.task = task if isinstance(task, tasks.Task) else tasks.get(task)
-        self.config = resolve_config(config)
+        self._configs = config_choices(config)
+        self.config = self._configs[0]
         self.pool = device if isinstance(device, DevicePool) else DevicePool(device)
         modes = (observation,) if isinstance(observation, str) else tuple(observation)
         unknown = [m for m in modes if m not in OBSERVATION_MODES]
@@ -76,6 +82,10 @@ class BmocaEnv(gymnasium.Env):
         self.success = False
         self._ended: str | None = None
         """"terminated" or "truncated" once the episode is over; step() then refuses."""
+        self.spec = _own_spec(self.task, config, device, dict(
+            observation=observation, action=action, seed=seed, pixels_size=pixels_size,
+            som_size=som_size, text_bbox=text_bbox, text_check=text_check,
+            step_limit=step_limit, render_mode=render_mode, **action_options))
 
     # -- gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -85,6 +95,8 @@ class BmocaEnv(gymnasium.Env):
         options = options or {}
         if "config" in options:
             self.config = resolve_config(options["config"])
+        elif len(self._configs) > 1:  # a configuration per episode, drawn with the reset's seed
+            self.config = self._configs[int(self.np_random.integers(len(self._configs)))]
         started = time.perf_counter()
         self.device = self.pool.get(self.config)
         self._start = self.task.initialize(self.device)
@@ -199,38 +211,7 @@ class BmocaEnv(gymnasium.Env):
         return out
 
     def _execute(self, commands: Sequence[act.Command]) -> dict[str, Any]:
-        device, extra = self.device, {}
-        for command in commands:
-            if isinstance(command, act.Tap):
-                device.tap(command.x, command.y)
-            elif isinstance(command, act.LongPress):
-                device.long_press(command.x, command.y, command.duration_ms)
-            elif isinstance(command, act.Swipe):
-                device.swipe(command.x1, command.y1, command.x2, command.y2, command.duration_ms)
-            elif isinstance(command, act.PressKey):
-                device.press(command.key)
-            elif isinstance(command, act.TypeText):
-                device.input_text(command.text)
-            elif isinstance(command, act.OpenApp):
-                self._open_app(command.name)
-            elif isinstance(command, act.Answer):
-                extra["answer"] = command.text
-            elif isinstance(command, act.Status):
-                extra["status"] = command.goal_status
-        return extra
-
-    def _open_app(self, name: str) -> None:
-        """AndroidWorld's open_app: by label (any language) or package, via the launcher intent."""
-        wanted = name.strip().casefold()
-        for app in app_table.all_apps():
-            if wanted == app.package.casefold() or wanted in {
-                    label.casefold() for label in app_table.labels_of(app.package)}:
-                out, code = self.device.shell(
-                    f"monkey -p {app.package} -c android.intent.category.LAUNCHER 1")
-                if code != 0:
-                    raise DeviceError(f"launching {app.package} failed: {out.strip()}")
-                return
-        raise act.InvalidAction(f"open_app: no installed app named {name!r}")
+        return execute(self.device, commands)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         info = {"goal": self.task.goal, "task_id": self.task.id, "config_id": self.config.id,
@@ -240,12 +221,91 @@ class BmocaEnv(gymnasium.Env):
         return info
 
 
+def execute(device: Device, commands: Sequence[act.Command]) -> dict[str, Any]:
+    """Run converted commands on a device; `answer`/`status` come back as a dict, the
+    rest are touches and keys (shared with `bmoca.env.androidworld`)."""
+    extra: dict[str, Any] = {}
+    for command in commands:
+        if isinstance(command, act.Tap):
+            device.tap(command.x, command.y)
+        elif isinstance(command, act.LongPress):
+            device.long_press(command.x, command.y, command.duration_ms)
+        elif isinstance(command, act.Swipe):
+            device.swipe(command.x1, command.y1, command.x2, command.y2, command.duration_ms)
+        elif isinstance(command, act.PressKey):
+            device.press(command.key)
+        elif isinstance(command, act.TypeText):
+            device.input_text(command.text)
+        elif isinstance(command, act.OpenApp):
+            open_app(device, command.name)
+        elif isinstance(command, act.Answer):
+            extra["answer"] = command.text
+        elif isinstance(command, act.Status):
+            extra["status"] = command.goal_status
+    return extra
+
+
+def open_app(device: Device, name: str) -> None:
+    """AndroidWorld's open_app: by label (any language) or package, via the launcher intent."""
+    wanted = name.strip().casefold()
+    for app in app_table.all_apps():
+        if wanted == app.package.casefold() or wanted in {
+                label.casefold() for label in app_table.labels_of(app.package)}:
+            out, code = device.shell(
+                f"monkey -p {app.package} -c android.intent.category.LAUNCHER 1")
+            if code != 0:
+                raise DeviceError(f"launching {app.package} failed: {out.strip()}")
+            return
+    raise act.InvalidAction(f"open_app: no installed app named {name!r}")
+
+
+def config_choices(config: str | DeviceConfig | Sequence[str | DeviceConfig]
+                   ) -> tuple[DeviceConfig, ...]:
+    """The configurations an environment draws from: one (fixed), or several drawn at every
+    reset, as the reference's training loop does: a split name (`train`, `test`, `all`:
+    its presets), a comma-separated spec with ranges (`train_env_000..006`) or a list."""
+    if isinstance(config, DeviceConfig):
+        return (config,)
+    if isinstance(config, str):
+        if config in (*configs.SPLITS, "all"):
+            return tuple(configs.get(c) for c in configs.ids(config))
+        if "," in config or ".." in config:
+            return tuple(configs.get(c) for c in configs.expand(config))
+        return (resolve_config(config),)
+    chosen = tuple(resolve_config(c) for c in config)
+    if not chosen:
+        raise ValueError("config: an empty list of configurations")
+    return chosen
+
+
+def _own_spec(task: tasks.Task, config: Any, device: Any, kwargs: dict[str, Any]) -> EnvSpec:
+    """The spec `gymnasium.make` would have given this environment, so that checkers and
+    `gymnasium.make(env.spec)` can build it again. A device or pool object is left out
+    (a copy would share or clone a phone): the copy gets a simulated phone."""
+    from bmoca.registration import ENTRY_POINT, GENERIC_ID, gym_ids
+
+    env_id = gym_id(task.id)
+    if gym_ids().get(env_id) == task.id and tasks.get(task.id) is task:
+        task_kwargs: dict[str, Any] = {"task": task.id}
+    else:  # a task of your own: the generic id with the task object
+        env_id, task_kwargs = GENERIC_ID, {"task": task}
+    defaults = inspect.signature(BmocaEnv.__init__).parameters
+    given = {k: v for k, v in kwargs.items()
+             if k not in defaults or v != defaults[k].default}
+    if config != defaults["config"].default:
+        given["config"] = config
+    if isinstance(device, str) and device != defaults["device"].default:
+        given["device"] = device
+    return EnvSpec(id=env_id, entry_point=ENTRY_POINT, kwargs={**task_kwargs, **given})
+
+
 def _copy(observation: dict[str, Any]) -> dict[str, Any]:
     """A new observation object each step: callers may keep and modify what they get."""
     return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in observation.items()}
 
 
-def make(task: tasks.Task | str, config: str | DeviceConfig = "test_env_100",
+def make(task: tasks.Task | str,
+         config: str | DeviceConfig | Sequence[str | DeviceConfig] = "test_env_100",
          device: str | Device | DevicePool = "sim", observation: str | Sequence[str] = ("pixels",),
          action: str | act.ActionMode = "dual_gesture", seed: int | None = None,
          **options: Any) -> BmocaEnv:

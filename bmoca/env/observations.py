@@ -17,7 +17,8 @@ import numpy as np
 from lxml import etree
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["Element", "ObservationError", "describe", "resize", "set_of_marks", "translate"]
+__all__ = ["Element", "ObservationError", "describe", "nodes", "resize", "set_of_marks",
+           "translate"]
 
 
 class ObservationError(ValueError):
@@ -97,20 +98,22 @@ def _after(value: str, sep: str) -> str:
     return value.rsplit(sep, 1)[-1]
 
 
+def nodes(xml: str | bytes) -> list[etree._Element]:
+    """The hierarchy's nodes that `translate` tags, in its order (for callers that need
+    attributes it leaves out, such as `bmoca.env.androidworld`)."""
+    return [node for _event, node in etree.iterwalk(_parse_xml(xml), events=("end",))
+            if isinstance(node.tag, str) and node.get("bounds") is not None]
+
+
 def translate(xml: str | bytes) -> list[Element]:
     """Every element that has `bounds`, in post-order (children first), tagged by position.
 
     This is the B-MoCA translator: post-order means the outermost full-screen container
     gets the largest tag, and tags are stable for a given hierarchy.
     """
-    root = _parse_xml(xml)
     elements: list[Element] = []
-    for _event, node in etree.iterwalk(root, events=("end",)):
-        if not isinstance(node.tag, str):
-            continue
+    for node in nodes(xml):
         raw = node.get("bounds")
-        if raw is None:
-            continue
         match = _BOUNDS.match(raw)
         if match is None:
             raise ObservationError(

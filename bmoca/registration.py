@@ -1,0 +1,107 @@
+"""gymnasium ids for the task suite, registered without loading the tasks.
+
+Every task gets `bmoca/<app>-<name>-v0`, derived from its id by `gym_id`, plus one generic
+id, `bmoca/Task-v0`, that takes the task as a keyword. Registration only stores entry-point
+strings, so nothing heavy is imported until `gymnasium.make` builds an environment; the
+ids are read from the task files with a line scan rather than by loading and validating
+every task (a test checks the scan against `bmoca.tasks.all_tasks()`).
+
+This module imports only the standard library (and gymnasium's registry when it
+registers), so that gymnasium can call `register_envs` from its `gymnasium.envs` plugin
+entry point (gymnasium < 1.0 loads those) and `import bmoca.env` can call it cheaply.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+NAMESPACE = "bmoca"
+VERSION = 0
+GENERIC_ID = f"{NAMESPACE}/Task-v{VERSION}"
+"""`gymnasium.make(GENERIC_ID, task="settings/turn_on_wifi", ...)`: any task, even one
+loaded from a file of your own (pass the `Task` object)."""
+ENTRY_POINT = "bmoca.env.environment:BmocaEnv"
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+_UNDERSCORES = re.compile(r"_{2,}")
+_ID_LINE = re.compile(r"^- id:[ \t]*(\S.*?)[ \t]*$", re.MULTILINE)
+
+
+def _clean(part: str) -> str:
+    """Each run of characters outside [A-Za-z0-9_-] becomes one `_`; runs of `_` shrink to
+    one and none is left at either end."""
+    return _UNDERSCORES.sub("_", _UNSAFE.sub("_", part)).strip("_")
+
+
+def gym_id(task_id: str) -> str:
+    """The gymnasium id of a task: `settings/turn_on_wifi` -> `bmoca/settings-turn_on_wifi-v0`.
+
+    The app and the name are joined by `-`; in each, every run of other characters than
+    ASCII letters, digits, `_` and `-` becomes `_` (`clock/create_alarm_at_06:30_am` ->
+    `bmoca/clock-create_alarm_at_06_30_am-v0`). Pure: any string maps, registered or not.
+    """
+    app, _, name = task_id.partition("/")
+    parts = [_clean(p) for p in (app, name) if p]
+    if not parts or not all(parts):
+        raise ValueError(f"task id {task_id!r} has no letters or digits to name it by")
+    return f"{NAMESPACE}/{'-'.join(parts)}-v{VERSION}"
+
+
+@cache
+def suite_task_ids() -> tuple[str, ...]:
+    """The task ids of the suite's data files, in file order, read by a line scan."""
+    data = resources.files(NAMESPACE).joinpath("tasks", "data")
+    ids: list[str] = []
+    for entry in sorted(data.iterdir(), key=lambda p: p.name):
+        if entry.name.endswith(".yaml"):
+            ids += [_scalar(value) for value in _ID_LINE.findall(entry.read_text("utf-8"))]
+    return tuple(ids)
+
+
+def _scalar(value: str) -> str:
+    """A YAML scalar as written on an `- id:` line (quoted ones go through the YAML parser)."""
+    if value[0] in "\"'":
+        import yaml
+
+        return str(yaml.safe_load(value))
+    return value.split(" #", 1)[0].rstrip()
+
+
+@cache
+def gym_ids() -> dict[str, str]:
+    """gymnasium id -> task id for the whole suite."""
+    return id_table(suite_task_ids())
+
+
+def id_table(task_ids: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """gymnasium id -> task id; two tasks that map to one id raise ValueError."""
+    out: dict[str, str] = {}
+    for task_id in task_ids:
+        name = gym_id(task_id)
+        if name in out:
+            raise ValueError(f"tasks {out[name]!r} and {task_id!r} both map to the gymnasium "
+                             f"id {name!r}; rename one")
+        out[name] = task_id
+    return out
+
+
+def task_id_of(env_id: str) -> str:
+    """The task id behind a registered gymnasium id (the inverse of `gym_id`)."""
+    try:
+        return gym_ids()[env_id]
+    except KeyError:
+        raise KeyError(f"{env_id!r} is not a bmoca gymnasium id; they look like "
+                       f"{gym_id('settings/turn_on_wifi')!r} (see bmoca.env.gym_id)") from None
+
+
+def register_envs() -> None:
+    """Register the generic id and one id per suite task (idempotent, imports no task)."""
+    from gymnasium.envs.registration import register, registry
+
+    if GENERIC_ID not in registry:
+        register(id=GENERIC_ID, entry_point=ENTRY_POINT)
+    for env_id, task_id in gym_ids().items():
+        if env_id not in registry:
+            register(id=env_id, entry_point=ENTRY_POINT, kwargs={"task": task_id})
