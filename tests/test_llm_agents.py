@@ -12,6 +12,7 @@ import ast
 import json
 import logging
 import re
+import sys
 
 import pytest
 from llm_server import Fail, FakeLLMServer, Reply, Stall
@@ -265,3 +266,16 @@ def test_few_shot_examples_come_from_training_demonstrations(server, tmp_path):
     prompt = steps[0].agent_output["prompt"]
     assert prompt.count("Transition Example:\n- Observation: UI element") == 2
     assert '- Action: {"action_type": ' in prompt
+
+
+def test_the_cache_lives_in_the_platform_cache_directory(monkeypatch, tmp_path):
+    from bmoca.agents.llm.cache import default_dir
+
+    monkeypatch.delenv("BMOCA_LLM_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    if sys.platform.startswith("linux"):
+        assert default_dir() == tmp_path / "xdg" / "bmoca" / "llm"
+    monkeypatch.setenv("BMOCA_LLM_CACHE", "off")
+    assert default_dir() is None
+    monkeypatch.setenv("BMOCA_LLM_CACHE", str(tmp_path / "mine"))
+    assert default_dir() == tmp_path / "mine"

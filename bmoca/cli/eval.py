@@ -114,7 +114,8 @@ def evaluate_command(
                               "iql:CHECKPOINT (bmoca train ppo|dqn|iql), hf:DIR (a "
                               "local Hugging Face model, e.g. from bmoca train lora), or a "
                               "model agent [llm|mllm|t3a|m3a/]<provider>:<model>[@<base_url>], "
-                              "e.g. openai:gpt-4o (docs/agents.md)"),
+                              "e.g. openai:gpt-4o, or your own package.module:ClassOrFactory "
+                              "or an installed bmoca.agents entry point (docs/agents.md)"),
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: "
                                          "settings]", show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),

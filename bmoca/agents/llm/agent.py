@@ -50,7 +50,7 @@ OPTION_HELP: dict[str, str] = {
     "backoff": "first retry delay in seconds, doubled each retry (default 2)",
     "backoff_max": "longest retry delay in seconds (default 60)",
     "cache": "response cache on disk (true/false; default true)",
-    "cache_dir": "cache directory (default $BMOCA_LLM_CACHE or ~/.cache/bmoca/llm)",
+    "cache_dir": "cache directory (default $BMOCA_LLM_CACHE or the user cache directory: ~/.cache/bmoca/llm on Linux)",
     "base_url": "API endpoint (a proxy, a local server)",
     "price": "USD per 1M tokens as IN,OUT (default: the built-in table; unknown: no cost)",
 }

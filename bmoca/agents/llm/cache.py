@@ -6,7 +6,9 @@ base URL, generation settings and the full messages (images by the SHA-256 of th
 bytes), so any change to the prompt or the settings misses. API keys are never part of
 the key or the value.
 
-Directory: `cache_dir` when given, else `$BMOCA_LLM_CACHE`, else `~/.cache/bmoca/llm`.
+Directory: `cache_dir` when given, else `$BMOCA_LLM_CACHE`, else the platform's user cache
+directory (platformdirs: `~/.cache/bmoca/llm` on Linux, `~/Library/Caches/bmoca/llm` on
+macOS, `%LOCALAPPDATA%\\bmoca\\Cache\\llm` on Windows).
 `BMOCA_LLM_CACHE=off` (or `0`, `false`, `no`) turns caching off everywhere.
 """
 
@@ -21,6 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
 ENV_VAR = "BMOCA_LLM_CACHE"
 _OFF = {"off", "0", "false", "no", "none", ""}
 FILENAME = "responses.sqlite"
@@ -30,7 +34,7 @@ def default_dir() -> Path | None:
     """The cache directory from the environment; None when the environment turns it off."""
     value = os.environ.get(ENV_VAR)
     if value is None:
-        return Path.home() / ".cache" / "bmoca" / "llm"
+        return platformdirs.user_cache_path("bmoca", appauthor=False) / "llm"
     if value.strip().lower() in _OFF:
         return None
     return Path(value).expanduser()
