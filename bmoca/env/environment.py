@@ -8,7 +8,6 @@ action still counts as a step and changes nothing; `info` says what was wrong.
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import time
 from collections.abc import Sequence
@@ -136,7 +135,7 @@ class BmocaEnv(gymnasium.Env):
         if verdict is not None:
             info["detector"] = verdict.trace
         if before is not None:
-            info["no_effect"] = not changed or self._fingerprint() == before
+            info["no_effect"] = not changed or _same_state(self._fingerprint(), before)
         return observation, float(self.success), terminated, truncated, info
 
     def evaluate(self) -> bool:
@@ -173,16 +172,16 @@ class BmocaEnv(gymnasium.Env):
                 out[mode] = act.FreeText(max_length=1 << 22)
         return out
 
-    def _fingerprint(self) -> tuple[bytes, str | None, bytes] | None:
+    def _fingerprint(self) -> tuple[bytes, str | None, np.ndarray | None] | None:
         """The device's state and the screen as last observed, to tell a step that did
-        nothing; None when the device cannot fingerprint its state (a real phone)."""
+        nothing; None when the device cannot fingerprint its state (a real phone). The
+        frame is the observed array itself (a new one each step): comparing two is a
+        memcmp, hashing each cost a quarter of a pixels step."""
         state = self.device.state_fingerprint()
         if state is None:
             return None
-        pixels = b""
-        if {"pixels", "som"} & set(self.modes):
-            pixels = hashlib.blake2b(self._screenshot().tobytes(), digest_size=16).digest()
-        return state, self._xml, pixels  # what this env's observations read, nothing more
+        frame = self._screenshot() if {"pixels", "som"} & set(self.modes) else None
+        return state, self._xml, frame  # what this env's observations read, nothing more
 
     def _screenshot(self) -> np.ndarray:
         if self._frame is None:
@@ -302,6 +301,14 @@ def _own_spec(task: tasks.Task, config: Any, device: Any, kwargs: dict[str, Any]
 def _copy(observation: dict[str, Any]) -> dict[str, Any]:
     """A new observation object each step: callers may keep and modify what they get."""
     return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in observation.items()}
+
+
+def _same_state(after: tuple | None, before: tuple) -> bool:
+    if after is None or after[:2] != before[:2]:
+        return False
+    if after[2] is None or before[2] is None:
+        return after[2] is before[2]
+    return after[2] is before[2] or bool(np.array_equal(after[2], before[2]))
 
 
 def make(task: tasks.Task | str,
