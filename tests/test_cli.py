@@ -188,3 +188,15 @@ def test_library_entry_points():
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["bmoca.tasks", "True", "['task', 'config']",
                                           "(1080, 2160)"]
+
+
+def test_a_refused_dataset_resume_is_one_error_line(tmp_path):
+    """Long errors from the library are not wrapped at the terminal width."""
+    args = ("demos", "generate", "--task", "settings/turn_on_wifi", "--configs",
+            "random_train_0", "--out", str(tmp_path / "ds"), "--screen-width", "32")
+    assert bmoca(*args, "--play", "discrete").returncode == 0
+    result = bmoca(*args, "--play", "exact")
+    assert result.returncode == 2 and result.stdout == ""
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [f"error: {tmp_path / 'ds'} was generated with --play discrete; resume "
+                      "it with the same --play or use another directory"]

@@ -31,6 +31,11 @@ TASK_HELP = "one exact task id, never split at commas; repeatable"
 JSON_HELP = "print JSON for scripts instead of a table"
 
 
+def error_line(message: object) -> None:
+    """An error as one line on stderr (the console would wrap it at the terminal width)."""
+    sys.stderr.write("error: " + " ".join(str(message).split()) + "\n")
+
+
 def piped() -> bool:
     """Whether stdout is not a terminal: then output is plain text, never a drawn table."""
     return not sys.stdout.isatty()

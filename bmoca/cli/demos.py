@@ -13,6 +13,7 @@ from bmoca.cli.common import (
     choice,
     config_ids,
     console,
+    error_line,
     select_tasks,
 )
 
@@ -92,5 +93,5 @@ def demos_generate(
 
 
 def _error(message: str) -> int:
-    console.print(f"error: {message}", markup=False)
+    error_line(message)
     return 2

@@ -20,6 +20,7 @@ from bmoca.cli.common import (
     console,
     device_target,
     emit,
+    error_line,
     print_json,
     select_tasks,
     tasks_label,
@@ -92,7 +93,7 @@ def _check_reachable(target: str) -> None:
     try:
         connect(target).shell("true")
     except DeviceError as exc:
-        progress_console.print(f"error: {exc}", markup=False)
+        error_line(exc)
         raise typer.Exit(1) from None
 
 
@@ -196,7 +197,7 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
     try:
         store = Store(run_dir)
     except StoreError as exc:
-        progress_console.print(f"error: {exc}", markup=False)
+        error_line(exc)
         raise typer.Exit(2) from None
     with store, _progress() as progress:
         bar = progress.add_task(f"{agent}", total=None, status="")
@@ -222,7 +223,7 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                               device=device, limit=limit)
         except StoreError as exc:
             progress.stop()
-            progress_console.print(f"error: {exc}", markup=False)
+            error_line(exc)
             raise typer.Exit(2) from None
         except KeyboardInterrupt:
             progress.stop()

@@ -15,7 +15,16 @@ from pathlib import Path
 
 import typer
 
-from bmoca.cli.common import DEVICE_HELP, JSON_HELP, bad, check_split, console, emit, locale
+from bmoca.cli.common import (
+    DEVICE_HELP,
+    JSON_HELP,
+    bad,
+    check_split,
+    console,
+    emit,
+    error_line,
+    locale,
+)
 
 try:  # typer >= 0.20 carries its own click
     from typer._click import exceptions as click_exceptions
@@ -85,7 +94,7 @@ def _open_device(config_id: str, locale_tag: str | None, dark: bool | None,
     try:
         return connect(device_target(device), config)
     except DeviceError as exc:
-        console.print(f"error: {exc}", markup=False)
+        error_line(exc)
         raise typer.Exit(1) from None
 
 
@@ -203,7 +212,7 @@ def report_command(
     try:
         report = build(run_dir, out, with_plots=plots)
     except ReportError as exc:
-        console.print(f"error: {exc}", markup=False)
+        error_line(exc)
         raise typer.Exit(2) from None
     if report.plot_note:
         console.print(report.plot_note, style="yellow", markup=False)
