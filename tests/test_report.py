@@ -184,7 +184,7 @@ def test_report_command_and_its_errors(run_dir, tmp_path):
     for src in lxml_html.fromstring(page.read_bytes()).xpath("//img/@src"):
         assert (page.parent / src).resolve().is_file()
     missing = cli("report", str(tmp_path / "nothing"), cwd=tmp_path)
-    assert missing.returncode == 2 and "no results store" in missing.stdout
+    assert missing.returncode == 2 and "no results store" in missing.stderr and missing.stdout == ""
 
 
 def test_without_matplotlib_the_report_is_written_without_plots(run_dir, tmp_path):
