@@ -34,16 +34,18 @@ def dataset(tmp_path_factory) -> demos.Dataset:
 
 def test_manifest_and_episodes_follow_the_format(dataset):
     manifest = json.loads((dataset.path / "manifest.json").read_text())
-    assert manifest["format"] == "bmoca-demos" and manifest["version"] == 1
+    assert manifest["format"] == "bmoca-demos" and manifest["version"] == 2
     assert manifest["split"] == "train" and manifest["episodes"] == 6
     assert manifest["tasks"] == sorted(t.id for t in TASKS) and manifest["configs"] == TRAIN
     assert manifest["bmoca_version"]
     lines = (dataset.path / "episodes.jsonl").read_text().splitlines()
     assert len(lines) == 6
     raw = json.loads(lines[0])
-    assert {"task_id", "config_id", "goal", "success", "steps"} <= raw.keys()
+    assert {"task_id", "config_id", "goal", "success", "steps", "final"} <= raw.keys()
     assert set(raw["steps"][0]) == {"step", "text_observation", "text_action", "json_action",
-                                    "dual_gesture", "discrete", "screenshot"}
+                                    "dual_gesture", "discrete", "screenshot", "reward",
+                                    "terminated", "truncated"}
+    assert raw["steps"][0]["text_observation"][0]["numeric_tag"] == 0  # JSON, not a repr
     keys = [(d.task_id, d.config_id) for d in dataset.episodes]
     assert sorted(keys) == sorted((t.id, c) for t in TASKS for c in TRAIN)
     for demo in dataset.episodes:
@@ -55,6 +57,9 @@ def test_manifest_and_episodes_follow_the_format(dataset):
             with Image.open(path) as image:
                 assert image.format == "PNG" and image.width == 270
             assert step.text_observation.startswith("[{'numeric_tag': 0")
+        with Image.open(dataset.path / demo.final_screenshot) as image:
+            assert image.width == 270
+        assert demo.final_screenshot == f"screens/{path.parent.name}/{len(demo.steps)}.png"
 
 
 def test_action_forms_agree(dataset):
@@ -97,6 +102,64 @@ def test_replaying_each_form_solves_the_task(dataset, mode, field):
             assert terminated and not truncated
     finally:
         pool.close()
+
+
+def test_steps_carry_what_the_environment_returned(dataset):
+    """Reward 1.0 and terminated on the successful last step, 0 and neither elsewhere;
+    the final observation is the screen after the last action."""
+    for demo in dataset.episodes:
+        *middle, last = demo.steps
+        assert (last.reward, last.terminated, last.truncated) == (1.0, True, False)
+        assert all((s.reward, s.terminated, s.truncated) == (0.0, False, False) for s in middle)
+        final = (dataset.path / demo.final_screenshot).read_bytes()
+        assert final != dataset.screenshot_path(last).read_bytes()
+        if "wifi" in demo.task_id:  # the switch's checked state shows in the text
+            assert demo.final_elements != last.elements
+
+
+def test_text_observation_is_json_and_renders_the_b_moca_prompt_form(dataset):
+    from bmoca.env import observations as obs
+
+    xml = ("<hierarchy><node bounds='[0,0][1080,2000]' class='android.widget.FrameLayout'>"
+           "<node text='Wi-Fi' resource-id='android:id/title' checked='true' "
+           "bounds='[0,100][1080,200]'/></node></hierarchy>")
+    found = obs.translate(xml)
+    for check, bbox in [(True, False), (False, True)]:
+        elements = [e.to_dict(1080, 2000, check=check, bbox=bbox) for e in found]
+        stored = json.loads(json.dumps(elements, sort_keys=True))  # key order is not kept
+        assert list(stored[0]) != list(elements[0])
+        assert demos.render_observation(stored) == obs.describe(found, 1080, 2000,
+                                                                check=check, bbox=bbox)
+    step = dataset.episodes[0].steps[0]
+    assert json.loads(json.dumps(step.to_json()))["text_observation"] == step.elements
+    assert demos.render_observation(step.elements) == step.text_observation
+
+
+def test_version_1_datasets_still_load_with_the_new_fields_derived(dataset, tmp_path):
+    """Version 1 stored the prompt form (a repr) and no reward or final observation."""
+    manifest = json.loads((dataset.path / "manifest.json").read_text())
+    (tmp_path / "manifest.json").write_text(json.dumps({**manifest, "version": 1}))
+    lines = []
+    for demo in dataset.episodes:
+        raw = demo.to_json()
+        del raw["final"]
+        for step in raw["steps"]:
+            step["text_observation"] = demos.render_observation(step["text_observation"])
+            for key in ("reward", "terminated", "truncated"):
+                del step[key]
+        lines.append(json.dumps(raw))
+    (tmp_path / "episodes.jsonl").write_text("\n".join(lines) + "\n")
+    old = demos.load(tmp_path)
+    assert [d.steps for d in old.episodes] == [d.steps for d in dataset.episodes]
+    assert all(d.final_elements is None for d in old.episodes)
+    with pytest.raises(demos.DemoError, match="is a version 1 dataset"):
+        generate(tmp_path, TASKS[:1], TRAIN[:1], screen_width=64)
+    bad = json.loads(lines[0])
+    bad["steps"][1]["text_observation"] = "[{'a': __import__('os')}]"
+    (tmp_path / "episodes.jsonl").write_text(json.dumps(bad) + "\n")
+    with pytest.raises(demos.DemoError, match=r"episodes.jsonl:1, step 1: text_observation "
+                                              "is not a list of elements"):
+        demos.load(tmp_path)
 
 
 LANGUAGE = "settings/go_to_the_'add_a_language'_page_in_setting"
@@ -209,7 +272,7 @@ def test_reader_names_file_and_line_of_bad_input(tmp_path):
     (tmp_path / "manifest.json").write_text('{"format": "bmoca-demos", "version": 9}')
     with pytest.raises(demos.DemoError, match="format version 9"):
         demos.load(tmp_path)
-    (tmp_path / "manifest.json").write_text('{"format": "bmoca-demos", "version": 1}')
+    (tmp_path / "manifest.json").write_text('{"format": "bmoca-demos", "version": 2}')
     (tmp_path / "episodes.jsonl").write_text('{"task_id": "a"}\n')
     with pytest.raises(demos.DemoError, match=r"episodes.jsonl:1: episode lacks field\(s\) "
                                               "config_id, goal, success, steps"):

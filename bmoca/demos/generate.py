@@ -31,6 +31,7 @@ from bmoca.demos import (
     DemoError,
     read_lines,
     read_manifest,
+    render_observation,
 )
 from bmoca.demos.convert import DiscretePlay, convert, discrete_play
 
@@ -53,12 +54,16 @@ class Job:
 
 @dataclass
 class Recorded:
-    """A played episode as the worker sends it back: steps as JSON, PNGs apart."""
+    """A played episode as the worker sends it back: steps as JSON, PNGs apart.
+
+    `screens` has one PNG per step and then the final screen; `final` is the text
+    observation after the last action."""
 
     job: Job
     success: bool = False
     steps: list[dict[str, Any]] = field(default_factory=list)
     screens: list[bytes] = field(default_factory=list)
+    final: list[dict[str, Any]] | None = None
     error: str | None = None
 
 
@@ -92,26 +97,40 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
         agent = ExpertAgent(job.task)
         agent.reset(env.goal, seed=job.seed)
         rtl = is_rtl(env.config.locale)
-        while True:
+
+        def elements(observation: dict[str, Any]) -> tuple[act.Screen, list[dict[str, Any]]]:
+            """The screen for converting actions, and the text observation as JSON
+            elements, checked against the prompt form the environment showed."""
             width, height = env.device.screen_size()
-            screen = act.Screen(width, height, tuple(obs.translate(observation["xml"])), rtl=rtl)
+            found = tuple(obs.translate(observation["xml"]))
+            shown = [e.to_dict(width, height, check=env.text_check, bbox=env.text_bbox)
+                     for e in found]
+            if render_observation(shown) != observation["text"]:
+                raise RuntimeError("the stored elements do not render to the environment's "
+                                   "text observation")
+            return act.Screen(width, height, found, rtl=rtl), shown
+
+        while True:
+            screen, shown = elements(observation)
             out.screens.append(screen_png(env.render(), screen_width))
             action = agent.act(observation)
             forms = convert(action, screen)
             if job.play == "discrete":
                 forms = discrete_play(forms, screen)
-            text = observation["text"]
-            observation, _r, terminated, truncated, info = env.step(action)
+            observation, reward, terminated, truncated, info = env.step(action)
             if info.get("action_error"):
                 raise RuntimeError(f"step {len(out.steps)}: the expert's action "
                                    f"{forms.json_action} failed: {info['action_error']}")
             out.steps.append({
-                "step": len(out.steps), "text_observation": text,
+                "step": len(out.steps), "text_observation": shown,
                 "text_action": forms.text_action, "json_action": forms.json_action,
                 "dual_gesture": None if forms.dual_gesture is None else list(forms.dual_gesture),
-                "discrete": forms.discrete, "screenshot": None})
+                "discrete": forms.discrete, "screenshot": None, "reward": float(reward),
+                "terminated": bool(terminated), "truncated": bool(truncated)})
             if terminated or truncated:
                 break
+        _screen, out.final = elements(observation)
+        out.screens.append(screen_png(env.render(), screen_width))
         out.success = env.success
         if not out.success:
             out.error = (f"expert did not succeed in {len(out.steps)} steps: "
@@ -224,6 +243,9 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         if manifest.get("seed", seed) != seed:
             raise DemoError(f"{out} was generated with --seed {manifest['seed']}; resume it "
                             f"with the same seed or use another directory")
+        if manifest.get("version") != VERSION:
+            raise DemoError(f"{out} is a version {manifest.get('version')} dataset; this bmoca "
+                            f"writes version {VERSION}: generate into another directory")
         if manifest.get("play", "exact") != play:
             raise DemoError(f"{out} was generated with --play {manifest.get('play', 'exact')}; "
                             f"resume it with the same --play or use another directory")
@@ -269,11 +291,15 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
             for step, png in zip(rec.steps, rec.screens, strict=False):
                 (tmp / f"{step['step']}.png").write_bytes(png)
                 step["screenshot"] = f"{SCREENS}/{number}/{step['step']}.png"
+            last = len(rec.steps)  # the screen after the last action
+            (tmp / f"{last}.png").write_bytes(rec.screens[last])
             os.replace(tmp, final)
             _append(out / EPISODES, {"task_id": job.task.id, "config_id": job.config_id,
                                      "goal": job.task.goal, "success": True,
                                      "repeat": job.repeat, "seed": job.seed,
-                                     "steps": rec.steps})
+                                     "steps": rec.steps, "final": {
+                                         "text_observation": rec.final,
+                                         "screenshot": f"{SCREENS}/{number}/{last}.png"}})
             number += 1
             summary.kept += 1
             manifest["episodes"] = number
