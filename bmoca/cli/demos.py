@@ -95,3 +95,35 @@ def demos_generate(
 def _error(message: str) -> int:
     error_line(message)
     return 2
+
+
+@demos_app.command("export")
+def demos_export(
+    data: Path = typer.Option(..., help="dataset directory written by `bmoca demos generate`"),
+    fmt: str = typer.Option(..., "--format", help="minari, hf (Hugging Face datasets, "
+                            "save_to_disk) or parquet (one file, one row per step)"),
+    out: Path = typer.Option(..., help="parquet: the file; hf: a new directory; minari: the "
+                             "Minari root (MINARI_DATASETS_PATH) to write the dataset into"),
+    dataset_id: str = typer.Option("bmoca/demos-v0", help="minari: the dataset id"),
+    as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
+) -> None:
+    """Export a demonstration dataset to Minari, Hugging Face datasets or Parquet
+    (docs/demos.md, "Export"). Needs the export extra: pip install 'bmoca[export]'."""
+    from bmoca.demos import DemoError
+    from bmoca.demos.export import FORMATS, export
+
+    fmt = choice("--format", fmt, list(FORMATS))
+    options = {"dataset_id": dataset_id} if fmt == "minari" else {}
+    try:
+        result = export(data, fmt, out, **options)
+    except DemoError as exc:
+        raise typer.Exit(_error(str(exc))) from None
+    if as_json:
+        print(json.dumps(result.to_json(), indent=1))
+        return
+    for line in result.skipped:
+        console.print(f"left out {line}", markup=False, soft_wrap=True)
+    for line in result.notes:
+        console.print(f"note: {line}", markup=False, soft_wrap=True)
+    console.print(f"{result.out}: {result.format}, {result.episodes} episode(s), "
+                  f"{result.steps} step(s)", markup=False, soft_wrap=True)

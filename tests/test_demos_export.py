@@ -1,0 +1,150 @@
+"""Exporting demonstrations: Parquet, Hugging Face `datasets` and Minari, each read back
+with its own library from a small generated set; and the `bmoca demos export` command."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from bmoca import demos, tasks
+from bmoca.demos.export import MINARI_SIZE, export
+from bmoca.demos.generate import generate
+
+TASKS = [tasks.get("settings/turn_on_wifi"), tasks.get("calculator/input_'3×5'_in_Calculator")]
+CONFIGS = ["train_env_000", "train_env_030"]
+SCRIPT = "import sys; sys.argv[0] = 'bmoca'; from bmoca.cli.main import main; main()"
+COLUMNS = {"episode", "task_id", "config_id", "goal", "repeat", "seed", "step",
+           "text_observation", "text_action", "json_action", "dual_gesture", "discrete",
+           "reward", "terminated", "truncated", "screenshot", "screenshot_path"}
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> demos.Dataset:
+    out = tmp_path_factory.mktemp("export") / "ds"
+    summary = generate(out, TASKS, CONFIGS, screen_width=96)
+    assert summary.kept == 4
+    return demos.load(out)
+
+
+def _steps(dataset: demos.Dataset) -> list[tuple[int, demos.DemoStep]]:
+    return [(n, s) for n, d in enumerate(dataset.episodes) for s in d.steps]
+
+
+def _check_rows(dataset: demos.Dataset, table: list[dict]) -> None:
+    """Every step is one row, in order, with what the dataset holds."""
+    expected = _steps(dataset)
+    assert len(table) == len(expected) > len(dataset.episodes)
+    assert set(table[0]) == COLUMNS
+    for row, (number, step) in zip(table, expected, strict=True):
+        demo = dataset.episodes[number]
+        assert (row["episode"], row["task_id"], row["config_id"], row["step"]) == \
+            (number, demo.task_id, demo.config_id, step.step)
+        assert json.loads(row["text_observation"]) == step.elements
+        assert json.loads(row["json_action"]) == step.json_action
+        assert (row["text_action"], row["discrete"]) == (step.text_action, step.discrete)
+        assert row["dual_gesture"] == pytest.approx(list(step.dual_gesture))
+        assert (row["reward"], row["terminated"], row["truncated"]) == \
+            (step.reward, step.terminated, step.truncated)
+        assert row["screenshot_path"] == step.screenshot
+    assert sum(r["reward"] for r in table) == len(dataset.episodes)
+    assert [r["terminated"] for r in table].count(True) == len(dataset.episodes)
+
+
+def test_parquet_has_one_row_per_step_with_the_png(dataset, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    result = export(dataset, "parquet", tmp_path / "demos.parquet")
+    assert (result.episodes, result.steps) == (4, len(_steps(dataset)))
+    table = pq.read_table(tmp_path / "demos.parquet").to_pylist()
+    _check_rows(dataset, table)
+    assert table[0]["screenshot"] == dataset.screenshot_path(dataset.episodes[0].steps[0]).read_bytes()
+    with Image.open(io.BytesIO(table[-1]["screenshot"])) as image:
+        assert image.format == "PNG" and image.width == 96
+    with pytest.raises(demos.DemoError, match="exists; choose a new path"):
+        export(dataset, "parquet", tmp_path / "demos.parquet")
+
+
+def test_hugging_face_dataset_loads_from_disk_with_images(dataset, tmp_path):
+    datasets = pytest.importorskip("datasets")
+    result = export(dataset.path, "hf", tmp_path / "hf")
+    assert result.steps == len(_steps(dataset))
+    loaded = datasets.load_from_disk(str(tmp_path / "hf"))
+    assert isinstance(loaded.features["screenshot"], datasets.Image)
+    image = loaded[0]["screenshot"]  # decoded by datasets into a PIL image
+    first = dataset.episodes[0].steps[0]
+    with Image.open(dataset.screenshot_path(first)) as png:
+        assert np.array_equal(np.asarray(image.convert("RGB")), np.asarray(png.convert("RGB")))
+    raw = loaded.cast_column("screenshot", datasets.Image(decode=False)).to_list()
+    _check_rows(dataset, raw)
+    assert [r["screenshot"]["bytes"] for r in raw] == \
+        [dataset.screenshot_path(s).read_bytes() for _, s in _steps(dataset)]
+
+
+def test_minari_dataset_loads_and_matches_the_episodes(dataset, tmp_path, monkeypatch):
+    minari = pytest.importorskip("minari")
+    result = export(dataset, "minari", tmp_path / "minari", dataset_id="bmoca/test-v0")
+    assert result.out == tmp_path / "minari" / "bmoca" / "test-v0" and not result.skipped
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
+    loaded = minari.load_dataset("bmoca/test-v0")
+    assert loaded.total_episodes == 4 and loaded.total_steps == len(_steps(dataset))
+    assert loaded.action_space.n == 385
+    width, height = MINARI_SIZE
+    assert loaded.observation_space.shape == (height, width, 3)
+    metadata = list(loaded.storage.get_episode_metadata(range(4)))
+    for episode, meta, demo in zip(loaded.iterate_episodes(), metadata, dataset.episodes,
+                                   strict=True):
+        n = len(demo.steps)
+        assert meta["options"]["task_id"] == demo.task_id and meta["seed"] == demo.seed
+        assert episode.observations.shape == (n + 1, height, width, 3)
+        assert episode.observations.dtype == np.uint8 and episode.observations.std() > 0
+        assert list(episode.actions) == [s.discrete for s in demo.steps]
+        assert list(episode.rewards) == [s.reward for s in demo.steps]
+        assert list(episode.terminations) == [s.terminated for s in demo.steps]
+        assert not episode.truncations.any() and episode.terminations[-1]
+        # the last observation is the screen after the last action, not a repeat
+        assert not np.array_equal(episode.observations[-1], episode.observations[-2])
+    with pytest.raises(demos.DemoError, match="exists; choose another --out"):
+        export(dataset, "minari", tmp_path / "minari", dataset_id="bmoca/test-v0")
+
+
+def test_minari_leaves_out_episodes_without_discrete_actions(dataset, tmp_path):
+    pytest.importorskip("minari")
+    episodes = list(dataset.episodes)
+    first = episodes[0]
+    episodes[0] = demos.Demo(**{**first.__dict__, "steps": [
+        demos.DemoStep(**{**first.steps[0].__dict__, "discrete": None}), *first.steps[1:]]})
+    changed = demos.Dataset(dataset.path, dataset.manifest, episodes)
+    result = export(changed, "minari", tmp_path / "m")
+    assert result.episodes == 3 and len(result.skipped) == 1
+    assert result.skipped[0].startswith(f"{first.task_id} on {first.config_id} #0: steps [0]")
+
+
+def _bmoca(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", SCRIPT, *args], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "COLUMNS": "80"})
+
+
+def test_the_export_command(dataset, tmp_path):
+    pytest.importorskip("pyarrow")
+    bad = _bmoca("demos", "export", "--data", str(dataset.path), "--format", "csv",
+                 "--out", str(tmp_path / "x"))
+    assert bad.returncode == 2 and not (tmp_path / "x").exists()
+    lines = (bad.stdout + bad.stderr).strip().splitlines()
+    assert len(lines) == 1 and "--format" in lines[0] and "minari, hf, parquet" in lines[0]
+    done = _bmoca("demos", "export", "--data", str(dataset.path), "--format", "parquet",
+                  "--out", str(tmp_path / "d.parquet"), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"format": "parquet", "out": str(tmp_path / "d.parquet"),
+                                       "episodes": 4, "steps": len(_steps(dataset)),
+                                       "skipped": [], "notes": []}
+    again = _bmoca("demos", "export", "--data", str(dataset.path), "--format", "parquet",
+                   "--out", str(tmp_path / "d.parquet"))
+    assert again.returncode == 2 and not again.stdout
+    assert again.stderr.strip().splitlines() == [f"error: {tmp_path / 'd.parquet'} exists; "
+                                                 "choose a new path (exports never overwrite)"]
