@@ -25,6 +25,7 @@ replayed in any of the env's action modes does what the expert did:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,14 +102,13 @@ def convert(action: Any, screen: act.Screen) -> Forms:
     return Forms(parsed, text, tuple(float(v) for v in vector), discrete)
 
 
-def _grid(screen: act.Screen) -> list[tuple[int, int]]:
-    """The pixel each of the 378 discrete taps lands on, on this screen."""
-    mode = act.Discrete()
-    points = []
-    for index in range(act.Discrete.n_taps):
-        tap = mode.convert(index, screen)[0]
-        points.append((tap.x, tap.y))
-    return points
+@functools.lru_cache(maxsize=16)
+def _grid(width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """The pixel each of the 378 discrete taps lands on, on a screen of this size (taps
+    depend on nothing else, so one computation per size serves every step)."""
+    mode, screen = act.Discrete(), act.Screen(width, height, ())
+    return tuple((tap.x, tap.y) for tap in (mode.convert(index, screen)[0]
+                                             for index in range(act.Discrete.n_taps)))
 
 
 def snap_tap(x: int, y: int, screen: act.Screen) -> int:
@@ -117,7 +117,7 @@ def snap_tap(x: int, y: int, screen: act.Screen) -> int:
     The elements under the point are nested; the smallest that holds a grid cell decides
     (a grid cell is 0.0375 of the height apart, more than a text line, so a row's title
     often holds none while the row does). Nearest overall when none does."""
-    grid = _grid(screen)
+    grid = _grid(screen.width, screen.height)
     under = sorted(((e.bounds[2] - e.bounds[0]) * (e.bounds[3] - e.bounds[1]), e.bounds)
                    for e in screen.elements
                    if e.bounds[0] <= x < e.bounds[2] and e.bounds[1] <= y < e.bounds[3])
