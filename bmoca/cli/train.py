@@ -272,7 +272,7 @@ def _rl_command(algo: str):
             torch = require_torch()
             from bmoca import configs, tasks
             from bmoca.train import bc, rl
-            from bmoca.train.models import build_policy
+            from bmoca.train.models import build_policy, new_config
 
             if threads:
                 torch.set_num_threads(threads)
@@ -287,7 +287,7 @@ def _rl_command(algo: str):
             for cid in (*train_ids, *eval_ids):
                 configs.get(cid)  # an unknown id is one clear error before any phone starts
             torch.manual_seed(seed)
-            network = bc.load(init) if init else build_policy({"arch": "small", "positions": True})
+            network = bc.load(init) if init else build_policy(new_config())
             settings = rl.RLSettings(algo=algo, task=task.id, configs=train_ids,
                                      eval_configs=eval_ids, timesteps=timesteps, envs=envs,
                                      subprocess=subprocess, horizon=horizon, gamma=gamma,

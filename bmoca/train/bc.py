@@ -20,7 +20,7 @@ from torch.nn import functional
 
 from bmoca.train import TrainError
 from bmoca.train.datasets import DemoSampler, StepDataset, collate
-from bmoca.train.models import Policy, build_policy
+from bmoca.train.models import Policy, build_policy, new_config
 
 __all__ = ["Settings", "Result", "load", "save", "train"]
 
@@ -67,8 +67,7 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
         raise TrainError("the dataset holds no steps with a discrete action to learn from")
     torch.manual_seed(settings.seed)  # weight initialisation; the sampler has its own seed
     if policy is None:
-        config = {"arch": settings.arch, "action": settings.action,
-                  "positions": settings.arch == "small", **settings.model}
+        config = {**new_config(settings.arch, settings.action), **settings.model}
         policy = build_policy(config, text_config=text_config)
     try:
         device = torch.device(settings.device)

@@ -33,7 +33,7 @@ from torch.nn import functional
 
 from bmoca.train import TrainError
 from bmoca.train.datasets import StepDataset
-from bmoca.train.models import OUTPUTS, Policy, build_policy
+from bmoca.train.models import OUTPUTS, Policy, build_policy, new_config
 
 __all__ = ["IQLSettings", "Transitions", "train"]
 
@@ -108,7 +108,7 @@ def train(data: StepDataset, settings: IQLSettings, *, actor: Policy | None = No
         raise TrainError("the dataset holds no steps with a discrete action to learn from")
     torch.manual_seed(settings.seed)
     if actor is None:
-        actor = build_policy({"arch": "small", "positions": True})
+        actor = build_policy(new_config())
     elif actor.config.get("action", "discrete") != "discrete":
         raise TrainError("IQL here learns the discrete (385-way) action")
     actor = copy.deepcopy(actor).train()

@@ -28,7 +28,7 @@ from typing import Any
 import torch
 from torch import nn
 
-__all__ = ["ARCHITECTURES", "HashGoalEncoder", "HFGoalEncoder", "Policy", "build_policy"]
+__all__ = ["ARCHITECTURES", "HashGoalEncoder", "HFGoalEncoder", "Policy", "build_policy", "new_config"]
 
 ARCHITECTURES = ("small", "reference")
 OUTPUTS = {"discrete": 385, "dual_gesture": 4}
@@ -214,3 +214,10 @@ class Policy(nn.Module):
 
 def build_policy(config: dict[str, Any], *, text_config: Any = None) -> Policy:
     return Policy(config, text_config=text_config)
+
+
+def new_config(arch: str = "small", action: str = "discrete") -> dict[str, Any]:
+    """The config of a policy trained from now on: position embeddings on for `small`,
+    off for `reference` (as in the paper). A saved config without the key (a checkpoint
+    from before) keeps them off."""
+    return {"arch": arch, "action": action, "positions": arch == "small"}
