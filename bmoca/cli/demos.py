@@ -40,6 +40,9 @@ def demos_generate(
     play: str = typer.Option("exact", help="exact (the expert's own actions) or discrete "
                              "(each action as its 385-way equivalent: for training discrete "
                              "policies)"),
+    route: str = typer.Option("launcher", help="how experts open Settings: launcher (its "
+                              "icon, as the reference) or shade (the notification shade's "
+                              "gear, the same on every home-screen layout)"),
     as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
 ) -> None:
     """Record the scripted experts into a demonstration dataset (docs/demos.md).
@@ -48,8 +51,10 @@ def demos_generate(
     from bmoca.cli.eval import _progress, terminate_like_ctrl_c
     from bmoca.demos import DemoError
     from bmoca.demos.generate import PLAYS, generate
+    from bmoca.tasks.experts import ROUTES
 
     play = choice("--play", play, list(PLAYS))
+    route = choice("--route", route, list(ROUTES))
     task_list = select_tasks(task_specs, task_ids, default="settings")
     chosen_configs = config_ids(split, config_spec)
     terminate_like_ctrl_c()
@@ -69,7 +74,7 @@ def demos_generate(
         try:
             summary = generate(out, task_list, chosen_configs, split=split, repeats=repeats,
                                seed=seed, workers=workers, screen_width=screen_width or None,
-                               play=play, on_start=started, on_episode=finished)
+                               play=play, route=route, on_start=started, on_episode=finished)
         except DemoError as exc:
             progress.stop()
             raise typer.Exit(_error(str(exc))) from None

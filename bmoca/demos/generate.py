@@ -34,6 +34,7 @@ from bmoca.demos import (
     render_observation,
 )
 from bmoca.demos.convert import DiscretePlay, convert, discrete_play
+from bmoca.tasks.experts import ROUTES
 
 SCREEN_WIDTH = 540
 PLAYS = ("exact", "discrete")  # the expert's own actions, or their 385-way equivalents
@@ -46,6 +47,7 @@ class Job:
     repeat: int
     seed: int
     play: str = "exact"
+    route: str = "launcher"
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -94,7 +96,7 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
         env = BmocaEnv(job.task, job.config_id, pool, observation=("xml", "text"),
                        action=action_mode, render_mode="rgb_array")
         observation, _info = env.reset(seed=job.seed)
-        agent = ExpertAgent(job.task)
+        agent = ExpertAgent(job.task, route=job.route)
         agent.reset(env.goal, seed=job.seed)
         rtl = is_rtl(env.config.locale)
 
@@ -212,7 +214,7 @@ def _version() -> str:
 def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Sequence[str], *,
              split: str = "train", repeats: int = 1, seed: int = 0, workers: int = 1,
              screen_width: int | None = SCREEN_WIDTH, play: str = "exact",
-             on_start: Callable[[int, int], None] | None = None,
+             route: str = "launcher", on_start: Callable[[int, int], None] | None = None,
              on_episode: Callable[[Recorded], None] | None = None) -> Summary:
     """Record the experts of `task_list` on `config_ids`, `repeats` times each, into `out`.
 
@@ -221,6 +223,7 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
     `play="discrete"` executes each expert action as its 385-way discrete equivalent (the
     grid tap on the same element, the discrete swipe), so discrete policies learn from
     the screens they will meet; episodes the expert then fails are listed as failed.
+    `route="shade"` has the experts open Settings from the notification shade's gear.
     """
     from bmoca.eval.runner import episode_seed
 
@@ -229,6 +232,8 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         raise DemoError(f"repeats must be at least 1, got {repeats}")
     if play not in PLAYS:
         raise DemoError(f"play must be one of {', '.join(PLAYS)}, not {play!r}")
+    if route not in ROUTES:
+        raise DemoError(f"route must be one of {', '.join(ROUTES)}, not {route!r}")
     no_expert = [t.id for t in task_list if not t.expert]
     if no_expert:
         raise DemoError(f"tasks without an expert plan cannot be demonstrated: "
@@ -249,6 +254,10 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         if manifest.get("play", "exact") != play:
             raise DemoError(f"{out} was generated with --play {manifest.get('play', 'exact')}; "
                             f"resume it with the same --play or use another directory")
+        if manifest.get("route", "launcher") != route:
+            raise DemoError(f"{out} was generated with --route "
+                            f"{manifest.get('route', 'launcher')}; resume it with the same "
+                            f"--route or use another directory")
     elif out.is_dir() and any(out.iterdir()):
         raise DemoError(f"{out} is not empty and holds no {MANIFEST}; choose a new directory")
     else:
@@ -262,10 +271,11 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         "tasks": sorted(set(manifest.get("tasks", [])) | {t.id for t in task_list}),
         "configs": sorted(set(manifest.get("configs", [])) | set(config_ids)),
         "repeats": max(int(manifest.get("repeats", 0)), repeats), "seed": seed, "play": play,
+        "route": route,
         "episodes": len(kept), "failed": len(failed), "bmoca_version": _version()})
     _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
 
-    jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r), play)
+    jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r), play, route)
             for c in config_ids for t in task_list for r in range(repeats)]
     todo = [j for j in jobs if j.key not in done]
     summary = Summary(skipped=len(jobs) - len(todo))
