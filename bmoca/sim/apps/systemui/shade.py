@@ -29,6 +29,7 @@ from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, space
 QUICK_TILES = 6
 """Tiles in the quick row (QuickQSPanel's default)."""
 COLUMNS = 3
+TABLET_PANEL_DP = 416
 
 
 def _id(name: str) -> str:
@@ -165,6 +166,9 @@ def shade(ctx: Context, level: int, width_dp: float) -> View:
     """The panel at the top of the screen; what lies below it is the dimmed scrim."""
     theme = ctx.theme
     now = ctx.now()
+    w_dp, h_dp = ctx.system.screen_dp()
+    if min(w_dp, h_dp) >= 600:  # values-sw600dp: a centred panel of notification_panel_width
+        width_dp = min(width_dp, TABLET_PANEL_DP)
     header: list[View] = [frame(status_bar(ctx, dark_icons=not theme.dark), height=STATUS_BAR_DP,
                                 width=MATCH)]
     inner = width_dp - 16
@@ -186,4 +190,5 @@ def shade(ctx: Context, level: int, width_dp: float) -> View:
     panel_bg = (32, 33, 36) if theme.dark else (255, 255, 255)
     return column(*header, *body, _footer(ctx),
                   cls="android.widget.FrameLayout", id=_id("quick_settings_container"),
-                  width=MATCH, height=WRAP, bg=panel_bg, elevation=4)
+                  width=width_dp, height=WRAP, bg=panel_bg, elevation=4,
+                  gravity="top|center_horizontal")
