@@ -178,6 +178,34 @@ def _played(jobs: Sequence[Job], workers: int, screen_width: int | None) -> Iter
                     pending.add(executor.submit(_play, nxt, screen_width))
 
 
+def store_episode(out: Path, number: int, episode: dict[str, Any], screens: Sequence[bytes]
+                  ) -> None:
+    """Write episode `number` of the dataset in `out`: its screens (one PNG per step, then
+    the final screen) into `screens/<number>/`, then its line in `episodes.jsonl`. The
+    steps' and the final observation's `screenshot` fields are filled in here. Shared by
+    the expert generator and the web UI's human recordings, so both write one format."""
+    steps = episode["steps"]
+    final = out / SCREENS / str(number)
+    tmp = out / SCREENS / f"{number}.tmp"
+    for leftover in (final, tmp):  # orphans of a run killed before its line was written
+        if leftover.exists():
+            shutil.rmtree(leftover)
+    tmp.mkdir(parents=True)
+    for step, png in zip(steps, screens, strict=False):
+        (tmp / f"{step['step']}.png").write_bytes(png)
+        step["screenshot"] = f"{SCREENS}/{number}/{step['step']}.png"
+    last = len(steps)  # the screen after the last action
+    (tmp / f"{last}.png").write_bytes(screens[last])
+    os.replace(tmp, final)
+    episode["final"]["screenshot"] = f"{SCREENS}/{number}/{last}.png"
+    _append(out / EPISODES, episode)
+
+
+def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    """Replace the manifest atomically (a killed writer leaves the old one)."""
+    _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, "utf-8")
@@ -263,7 +291,7 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         "configs": sorted(set(manifest.get("configs", [])) | set(config_ids)),
         "repeats": max(int(manifest.get("repeats", 0)), repeats), "seed": seed, "play": play,
         "episodes": len(kept), "failed": len(failed), "bmoca_version": _version()})
-    _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    write_manifest(out, manifest)
 
     jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r), play)
             for c in config_ids for t in task_list for r in range(repeats)]
@@ -282,28 +310,14 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
                                     f"{rec.error}")
             manifest["failed"] = len(failed) + summary.failed
         else:
-            final = out / SCREENS / str(number)
-            tmp = out / SCREENS / f"{number}.tmp"
-            for leftover in (final, tmp):  # orphans of a run killed before its line was written
-                if leftover.exists():
-                    shutil.rmtree(leftover)
-            tmp.mkdir()
-            for step, png in zip(rec.steps, rec.screens, strict=False):
-                (tmp / f"{step['step']}.png").write_bytes(png)
-                step["screenshot"] = f"{SCREENS}/{number}/{step['step']}.png"
-            last = len(rec.steps)  # the screen after the last action
-            (tmp / f"{last}.png").write_bytes(rec.screens[last])
-            os.replace(tmp, final)
-            _append(out / EPISODES, {"task_id": job.task.id, "config_id": job.config_id,
-                                     "goal": job.task.goal, "success": True,
-                                     "repeat": job.repeat, "seed": job.seed,
-                                     "steps": rec.steps, "final": {
-                                         "text_observation": rec.final,
-                                         "screenshot": f"{SCREENS}/{number}/{last}.png"}})
+            store_episode(out, number, {
+                "task_id": job.task.id, "config_id": job.config_id, "goal": job.task.goal,
+                "success": True, "repeat": job.repeat, "seed": job.seed, "steps": rec.steps,
+                "final": {"text_observation": rec.final}}, rec.screens)
             number += 1
             summary.kept += 1
             manifest["episodes"] = number
-        _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        write_manifest(out, manifest)
         if on_episode:
             on_episode(rec)
     summary.total_kept, summary.total_failed = manifest["episodes"], manifest["failed"]
