@@ -79,14 +79,28 @@ class Summary:
     failures: list[str] = field(default_factory=list)
 
 
+def observed(env: Any, observation: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+    """The screen an action was taken on (an `actions.Screen`, for converting it into
+    every form) and the text observation as JSON elements, checked against the prompt
+    form the environment showed. `observation` needs the "xml" and "text" modes."""
+    from bmoca.env import actions as act
+    from bmoca.env import observations as obs
+    from bmoca.formats.locales import is_rtl
+
+    width, height = env.device.screen_size()
+    found = tuple(obs.translate(observation["xml"]))
+    shown = [e.to_dict(width, height, check=env.text_check, bbox=env.text_bbox) for e in found]
+    if render_observation(shown) != observation["text"]:
+        raise RuntimeError("the stored elements do not render to the environment's text "
+                           "observation")
+    return act.Screen(width, height, found, rtl=is_rtl(env.config.locale)), shown
+
+
 def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH) -> Recorded:
     """Play the task's expert once and record every step in all forms."""
     from bmoca.agents import ExpertAgent
     from bmoca.env import BmocaEnv
-    from bmoca.env import actions as act
-    from bmoca.env import observations as obs
     from bmoca.eval.runner import screen_png
-    from bmoca.formats.locales import is_rtl
 
     out = Recorded(job)
     try:
@@ -96,22 +110,9 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
         observation, _info = env.reset(seed=job.seed)
         agent = ExpertAgent(job.task)
         agent.reset(env.goal, seed=job.seed)
-        rtl = is_rtl(env.config.locale)
-
-        def elements(observation: dict[str, Any]) -> tuple[act.Screen, list[dict[str, Any]]]:
-            """The screen for converting actions, and the text observation as JSON
-            elements, checked against the prompt form the environment showed."""
-            width, height = env.device.screen_size()
-            found = tuple(obs.translate(observation["xml"]))
-            shown = [e.to_dict(width, height, check=env.text_check, bbox=env.text_bbox)
-                     for e in found]
-            if render_observation(shown) != observation["text"]:
-                raise RuntimeError("the stored elements do not render to the environment's "
-                                   "text observation")
-            return act.Screen(width, height, found, rtl=rtl), shown
 
         while True:
-            screen, shown = elements(observation)
+            screen, shown = observed(env, observation)
             out.screens.append(screen_png(env.render(), screen_width))
             action = agent.act(observation)
             forms = convert(action, screen)
@@ -129,7 +130,7 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
                 "terminated": bool(terminated), "truncated": bool(truncated)})
             if terminated or truncated:
                 break
-        _screen, out.final = elements(observation)
+        _screen, out.final = observed(env, observation)
         out.screens.append(screen_png(env.render(), screen_width))
         out.success = env.success
         if not out.success:
