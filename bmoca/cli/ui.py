@@ -56,7 +56,9 @@ def ui(
     server = uvicorn.Server(config)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)  # connections wait in the backlog until the server accepts them
     except OSError as exc:
         error_line(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
         raise typer.Exit(1) from None
