@@ -21,35 +21,13 @@ pytest.importorskip("fastapi", reason="needs the ui extra: pip install 'bmoca[ui
 pytest.importorskip("httpx", reason="fastapi's TestClient needs httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from ui_fixtures import CONFIG, TASK, expert_taps  # noqa: E402
 
 from bmoca import demos, tasks  # noqa: E402
 from bmoca.ui.app import create_app  # noqa: E402
 from bmoca.ui.errors import UiError  # noqa: E402
 from bmoca.ui.phone import to_action  # noqa: E402
 from bmoca.ui.sessions import Sessions  # noqa: E402
-
-TASK = "settings/turn_on_airplane_mode"
-CONFIG = "train_env_000"
-
-
-def expert_taps(task_id: str = TASK, config: str = CONFIG) -> list[dict]:
-    """The expert's clicks on this task and configuration, as gestures a person would make."""
-    from bmoca.agents import ExpertAgent
-    from bmoca.env import BmocaEnv
-
-    env = BmocaEnv(task_id, config, observation=("xml", "text"), action="json")
-    observation, _ = env.reset(seed=0)
-    agent = ExpertAgent(tasks.get(task_id))
-    agent.reset(env.goal, seed=0)
-    gestures = []
-    while True:
-        action = agent.act(observation)
-        assert action["action_type"] == "click", action
-        gestures.append({"gesture": "tap", "x": action["x"], "y": action["y"]})
-        observation, _, terminated, truncated, _ = env.step(action)
-        if terminated or truncated:
-            env.close()
-            return gestures
 
 
 @pytest.fixture(scope="module")
@@ -156,6 +134,12 @@ def test_a_task_played_by_taps_to_success_is_recorded_as_a_human_demonstration(c
     assert first.steps[-1].terminated and first.steps[-1].reward == 1.0
     assert all(data.screenshot_path(s).is_file() for s in first.steps)
     assert (tmp_path / "demos" / first.final_screenshot).is_file()
+    script = "import sys; sys.argv[0] = 'bmoca'; from bmoca.cli.main import main; main()"
+    listing = subprocess.run([sys.executable, "-c", script, "demos", "list", "--data",
+                              str(tmp_path / "demos"), "--json"], capture_output=True, text=True,
+                             timeout=120)
+    assert [(r["task"], r["steps"], r["played_by"]) for r in json.loads(listing.stdout)] == [
+        (TASK, 3, "human")] * 2
     listed = client.get("/api/demos").json()["episodes"]
     assert [(e["number"], e["human"]) for e in listed] == [(1, True), (0, True)]
     assert client.get(f"/demos/files/{listed[0]['final_screenshot']}").content.startswith(b"\x89PNG")
