@@ -195,6 +195,30 @@ def test_idle_phones_are_released_and_say_so():
     assert sessions.ids() == []
 
 
+def test_the_server_releases_idle_phones_by_itself(tmp_path, run_root):
+    import time
+
+    app = create_app(demos=tmp_path / "demos", runs=run_root, idle_s=0.3, sweep_s=0.05)
+    with TestClient(app) as c:
+        phone = open_phone(c)["phone"]
+        deadline = time.monotonic() + 20
+        while app.state.sessions.ids() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "released after 0.3 s idle; start a new one" in error_of(
+            c.get(f"/api/phones/{phone}"), 410)
+
+
+def test_a_broken_store_is_a_json_error_not_a_traceback(tmp_path, run_root):
+    from bmoca.eval.store import FILENAME
+
+    broken = tmp_path / "runs" / "broken"
+    broken.mkdir(parents=True)
+    (broken / FILENAME).write_bytes(b"this is not a database")
+    with TestClient(create_app(demos=tmp_path / "demos", runs=tmp_path / "runs")) as c:
+        message = error_of(c.get("/api/runs"), 500)
+        assert str(broken / FILENAME) in message
+
+
 def test_the_token_guards_a_server_beyond_loopback(tmp_path, run_root):
     app = create_app(demos=tmp_path / "demos", runs=run_root, token="s3cret")
     with TestClient(app) as c:

@@ -52,6 +52,10 @@ def server(tmp_path_factory):
     with Store(run_dir / FILENAME) as store:
         evaluate(store, "expert-airplane", "expert", [tasks.get(TASK)],
                  [CONFIG, "train_env_030"], 1, save_screens=True)
+    (root / "runs" / "going").mkdir()
+    with Store(root / "runs" / "going" / FILENAME) as store:  # a run still being played
+        store.start_run("going", "random", {"tasks": [TASK], "configs": [CONFIG], "repeats": 2})
+        store.begin_episode("going", "random", TASK, CONFIG, 0, 1)
     app = create_app(demos=root / "demos", runs=root / "runs")
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -152,6 +156,22 @@ def test_bad_requests_show_their_message_in_the_page(server, page):
     click_screen(page, 540, 1000)
     expect(page.locator("#error-text")).to_contain_text("released after 900 s idle; start a new one")
     expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+
+
+def test_a_run_in_progress_updates_live(server, page):
+    from bmoca.eval.store import FILENAME, Store
+
+    _app, url, root = server
+    page.goto(url + "#runs")
+    going = page.locator("#runs-table tbody tr", has_text="going")
+    expect(going).to_contain_text("0 / 2 (1 running)")
+    with Store(root / "runs" / "going" / FILENAME) as store:  # as the runner stores an episode
+        episode_id = store.episodes()[0].episode_id
+        store.finish_episode(episode_id, success=False, steps=6, invalid_actions=0, reward=0.0,
+                             terminated=False, truncated=True, detector_trace=[], wall_s=0.1,
+                             reset_s=0.01)
+    expect(going).to_contain_text("1 / 2", timeout=10000)
+    expect(going).not_to_contain_text("running")
 
 
 def test_a_stored_runs_episode_is_opened_and_stepped_through(server, page):

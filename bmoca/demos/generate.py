@@ -229,7 +229,8 @@ def _complete(path: Path) -> list[dict[str, Any]]:
     return [raw for _, raw in lines]
 
 
-def _version() -> str:
+def package_version() -> str:
+    """The installed bmoca's version, as manifests record it."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -291,7 +292,7 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         "tasks": sorted(set(manifest.get("tasks", [])) | {t.id for t in task_list}),
         "configs": sorted(set(manifest.get("configs", [])) | set(config_ids)),
         "repeats": max(int(manifest.get("repeats", 0)), repeats), "seed": seed, "play": play,
-        "episodes": len(kept), "failed": len(failed), "bmoca_version": _version()})
+        "episodes": len(kept), "failed": len(failed), "bmoca_version": package_version()})
     write_manifest(out, manifest)
 
     jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r), play)

@@ -53,7 +53,7 @@ class Recorder:
     def save(self, phone: Phone) -> dict[str, Any]:
         """Write the phone's finished, successful episode; its number and repeat."""
         from bmoca.demos import EPISODES, read_lines
-        from bmoca.demos.generate import _version, store_episode, write_manifest
+        from bmoca.demos.generate import package_version, store_episode, write_manifest
 
         if phone.recorded is not None:
             raise UiError(f"this episode is already recorded as demonstration "
@@ -75,7 +75,7 @@ class Recorder:
             manifest.update({
                 "tasks": sorted({*manifest["tasks"], line["task_id"]}),
                 "configs": sorted({*manifest["configs"], line["config_id"]}),
-                "episodes": number + 1, "bmoca_version": _version()})
+                "episodes": number + 1, "bmoca_version": package_version()})
             write_manifest(self.path, manifest)
         phone.recorded = number
         phone.episodes += 1

@@ -69,8 +69,7 @@ class Runs:
         for name in self._dirs():
             with self._store(name) as store:
                 runs, episodes = store.runs(), store.episodes()
-            planned = sum(len(r.spec.get("tasks", [])) * len(r.spec.get("configs", []))
-                          * int(r.spec.get("repeats", 1)) for r in runs)
+            planned = _planned(runs)
             finished = sum(1 for e in episodes if e.status != "running")
             out.append({"name": name, "agents": sorted({r.agent for r in runs}),
                         "run_ids": [r.run_id for r in runs],
@@ -101,8 +100,7 @@ class Runs:
         chosen = [e for e in episodes
                   if task in e.task_id and (not config or e.config_id == config)
                   and (not status or _status(e) == status)]
-        planned = sum(len(r.spec.get("tasks", [])) * len(r.spec.get("configs", []))
-                      * int(r.spec.get("repeats", 1)) for r in runs)
+        planned = _planned(runs)
         return {"name": name, "runs": [{"run_id": r.run_id, "agent": r.agent,
                                         "created": r.created} for r in runs],
                 "planned": planned, "finished": sum(1 for e in episodes
@@ -164,6 +162,13 @@ class Runs:
         if not path.is_relative_to(run_dir) or not path.is_file():
             raise UiError(f"run {name!r} has no file {relative!r}", 404)
         return path
+
+
+def _planned(runs: list[Any]) -> int:
+    """Episodes the runs' specs plan (tasks x configurations x repeats; a `--limit` run
+    plays fewer and shows as unfinished, which it is)."""
+    return sum(len(r.spec.get("tasks", [])) * len(r.spec.get("configs", []))
+               * int(r.spec.get("repeats", 1)) for r in runs)
 
 
 def _status(e: Any) -> str:
