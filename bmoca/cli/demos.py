@@ -132,3 +132,25 @@ def demos_export(
         console.print(f"note: {line}", markup=False, soft_wrap=True)
     console.print(f"{result.out}: {result.format}, {result.episodes} episode(s), "
                   f"{result.steps} step(s)", markup=False, soft_wrap=True)
+
+
+@demos_app.command("list")
+def demos_list(
+    data: Path = typer.Option(..., help="dataset directory (`bmoca demos generate`, or the "
+                              "human recordings of `bmoca ui`)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for scripts"),
+) -> None:
+    """List a dataset's episodes: task, configuration, steps, and who played them."""
+    from bmoca.cli.common import emit
+    from bmoca.demos import DemoError, load
+
+    try:
+        dataset = load(data)
+    except DemoError as exc:
+        raise typer.Exit(_error(str(exc))) from None
+    rows = [{"episode": n, "task": d.task_id, "config": d.config_id, "repeat": d.repeat,
+             "steps": len(d.steps), "success": d.success,
+             "played_by": "human" if d.human else "expert"}
+            for n, d in enumerate(dataset.episodes)]
+    emit(rows, as_json, columns=["episode", "task", "config", "repeat", "steps", "success",
+                                 "played_by"])

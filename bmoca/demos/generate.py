@@ -81,14 +81,28 @@ class Summary:
     failures: list[str] = field(default_factory=list)
 
 
+def observed(env: Any, observation: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+    """The screen an action was taken on (an `actions.Screen`, for converting it into
+    every form) and the text observation as JSON elements, checked against the prompt
+    form the environment showed. `observation` needs the "xml" and "text" modes."""
+    from bmoca.env import actions as act
+    from bmoca.env import observations as obs
+    from bmoca.formats.locales import is_rtl
+
+    width, height = env.device.screen_size()
+    found = tuple(obs.translate(observation["xml"]))
+    shown = [e.to_dict(width, height, check=env.text_check, bbox=env.text_bbox) for e in found]
+    if render_observation(shown) != observation["text"]:
+        raise RuntimeError("the stored elements do not render to the environment's text "
+                           "observation")
+    return act.Screen(width, height, found, rtl=is_rtl(env.config.locale)), shown
+
+
 def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH) -> Recorded:
     """Play the task's expert once and record every step in all forms."""
     from bmoca.agents import ExpertAgent
     from bmoca.env import BmocaEnv
-    from bmoca.env import actions as act
-    from bmoca.env import observations as obs
     from bmoca.eval.runner import screen_png
-    from bmoca.formats.locales import is_rtl
 
     out = Recorded(job)
     try:
@@ -98,22 +112,9 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
         observation, _info = env.reset(seed=job.seed)
         agent = ExpertAgent(job.task, route=job.route)
         agent.reset(env.goal, seed=job.seed)
-        rtl = is_rtl(env.config.locale)
-
-        def elements(observation: dict[str, Any]) -> tuple[act.Screen, list[dict[str, Any]]]:
-            """The screen for converting actions, and the text observation as JSON
-            elements, checked against the prompt form the environment showed."""
-            width, height = env.device.screen_size()
-            found = tuple(obs.translate(observation["xml"]))
-            shown = [e.to_dict(width, height, check=env.text_check, bbox=env.text_bbox)
-                     for e in found]
-            if render_observation(shown) != observation["text"]:
-                raise RuntimeError("the stored elements do not render to the environment's "
-                                   "text observation")
-            return act.Screen(width, height, found, rtl=rtl), shown
 
         while True:
-            screen, shown = elements(observation)
+            screen, shown = observed(env, observation)
             out.screens.append(screen_png(env.render(), screen_width))
             action = agent.act(observation)
             forms = convert(action, screen)
@@ -131,7 +132,7 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
                 "terminated": bool(terminated), "truncated": bool(truncated)})
             if terminated or truncated:
                 break
-        _screen, out.final = elements(observation)
+        _screen, out.final = observed(env, observation)
         out.screens.append(screen_png(env.render(), screen_width))
         out.success = env.success
         if not out.success:
@@ -180,6 +181,34 @@ def _played(jobs: Sequence[Job], workers: int, screen_width: int | None) -> Iter
                     pending.add(executor.submit(_play, nxt, screen_width))
 
 
+def store_episode(out: Path, number: int, episode: dict[str, Any], screens: Sequence[bytes]
+                  ) -> None:
+    """Write episode `number` of the dataset in `out`: its screens (one PNG per step, then
+    the final screen) into `screens/<number>/`, then its line in `episodes.jsonl`. The
+    steps' and the final observation's `screenshot` fields are filled in here. Shared by
+    the expert generator and the web UI's human recordings, so both write one format."""
+    steps = episode["steps"]
+    final = out / SCREENS / str(number)
+    tmp = out / SCREENS / f"{number}.tmp"
+    for leftover in (final, tmp):  # orphans of a run killed before its line was written
+        if leftover.exists():
+            shutil.rmtree(leftover)
+    tmp.mkdir(parents=True)
+    for step, png in zip(steps, screens, strict=False):
+        (tmp / f"{step['step']}.png").write_bytes(png)
+        step["screenshot"] = f"{SCREENS}/{number}/{step['step']}.png"
+    last = len(steps)  # the screen after the last action
+    (tmp / f"{last}.png").write_bytes(screens[last])
+    os.replace(tmp, final)
+    episode["final"]["screenshot"] = f"{SCREENS}/{number}/{last}.png"
+    _append(out / EPISODES, episode)
+
+
+def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    """Replace the manifest atomically (a killed writer leaves the old one)."""
+    _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, "utf-8")
@@ -202,7 +231,8 @@ def _complete(path: Path) -> list[dict[str, Any]]:
     return [raw for _, raw in lines]
 
 
-def _version() -> str:
+def package_version() -> str:
+    """The installed bmoca's version, as manifests record it."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -272,8 +302,8 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         "configs": sorted(set(manifest.get("configs", [])) | set(config_ids)),
         "repeats": max(int(manifest.get("repeats", 0)), repeats), "seed": seed, "play": play,
         "route": route,
-        "episodes": len(kept), "failed": len(failed), "bmoca_version": _version()})
-    _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        "episodes": len(kept), "failed": len(failed), "bmoca_version": package_version()})
+    write_manifest(out, manifest)
 
     jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r), play, route)
             for c in config_ids for t in task_list for r in range(repeats)]
@@ -292,28 +322,14 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
                                     f"{rec.error}")
             manifest["failed"] = len(failed) + summary.failed
         else:
-            final = out / SCREENS / str(number)
-            tmp = out / SCREENS / f"{number}.tmp"
-            for leftover in (final, tmp):  # orphans of a run killed before its line was written
-                if leftover.exists():
-                    shutil.rmtree(leftover)
-            tmp.mkdir()
-            for step, png in zip(rec.steps, rec.screens, strict=False):
-                (tmp / f"{step['step']}.png").write_bytes(png)
-                step["screenshot"] = f"{SCREENS}/{number}/{step['step']}.png"
-            last = len(rec.steps)  # the screen after the last action
-            (tmp / f"{last}.png").write_bytes(rec.screens[last])
-            os.replace(tmp, final)
-            _append(out / EPISODES, {"task_id": job.task.id, "config_id": job.config_id,
-                                     "goal": job.task.goal, "success": True,
-                                     "repeat": job.repeat, "seed": job.seed,
-                                     "steps": rec.steps, "final": {
-                                         "text_observation": rec.final,
-                                         "screenshot": f"{SCREENS}/{number}/{last}.png"}})
+            store_episode(out, number, {
+                "task_id": job.task.id, "config_id": job.config_id, "goal": job.task.goal,
+                "success": True, "repeat": job.repeat, "seed": job.seed, "steps": rec.steps,
+                "final": {"text_observation": rec.final}}, rec.screens)
             number += 1
             summary.kept += 1
             manifest["episodes"] = number
-        _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        write_manifest(out, manifest)
         if on_episode:
             on_episode(rec)
     summary.total_kept, summary.total_failed = manifest["episodes"], manifest["failed"]
