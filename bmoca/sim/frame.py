@@ -2,6 +2,8 @@
 
 Built lazily after any input and reused by every read until the next change, so a
 step that dumps the hierarchy and takes a screenshot builds the view trees once. The
+trees are built again after every input, but a window whose tree is the same as before
+(most inputs change nothing on screen) takes the previous layout instead of a new one. The
 frame's shape (`Frame`, `Window`) lives in `bmoca.sim.system.windows`, below the apps and
 the renderer that read it.
 """
@@ -13,16 +15,25 @@ from bmoca.sim.system.activity import ActivityRecord
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
 from bmoca.sim.system.windows import IME_PACKAGE, NAV_BAR_DP, STATUS_BAR_DP, Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
+from bmoca.sim.ui.signature import signature, transplant
 from bmoca.sim.ui.theme import is_dark
-from bmoca.sim.ui.view import MATCH, View, frame
+from bmoca.sim.ui.view import MATCH, Box, View, frame
 
 
 def compose(system: SystemServer, width: int, height: int, measure,
-            bars_cache: dict | None = None) -> Frame:
+            bars_cache: dict | None = None, previous: Frame | None = None) -> Frame:
+    """The frame for the state as it is; windows whose built tree is the same as in
+    `previous` (same signature, box, display and scroll state) take its layout."""
     from bmoca.sim.apps.keyboard import app as keyboard
 
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
     layout = Layout(system.density, system.font_scale, rtl, measure)
+    display = (system.density, system.font_scale, rtl, system.locale)
+    before = {w.kind: w for w in previous.windows} if previous is not None else {}
+
+    def place(kind: str, root: View, box: Box, scroll: ScrollState, focus: str | None) -> tuple:
+        return _place(layout, before.get(kind), root, box, scroll, (display, focus))
+
     sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
     record = system.am.top_record()
     assert record is not None, "no foreground activity"
@@ -37,8 +48,9 @@ def compose(system: SystemServer, width: int, height: int, measure,
         root = frame(frame(decor_content, cls="android.widget.LinearLayout",
                            width=MATCH, height=MATCH, padding=_px_to_dp(layout, 0, sb, 0, nb)),
                      width=MATCH, height=MATCH)
-    layout.run(root, (0, 0, width, height), record.scroll)
-    windows = [Window("app", record.package, root, (0, 0, width, height), record, record.scroll)]
+    key = place("app", root, (0, 0, width, height), record.scroll, record.focus)
+    windows = [Window("app", record.package, root, (0, 0, width, height), record, record.scroll,
+                      key=key, laid_out=root)]
 
     focused = _apply_focus(root, record)
     dialog = activity.dialog(ctx)
@@ -47,22 +59,39 @@ def compose(system: SystemServer, width: int, height: int, measure,
             dialog.gravity = "center"
         holder = frame(dialog, width=MATCH, height=MATCH)
         scroll = ScrollState()
-        layout.run(holder, app_box, scroll)
+        key = place("dialog", holder, app_box, scroll, record.focus)
         windows.append(Window("dialog", record.package, dialog, dialog.bounds, record, scroll,
-                              dim=not activity.popup_dialog))
+                              dim=not activity.popup_dialog, key=key, laid_out=holder))
         focused = _apply_focus(dialog, record) or focused
 
     if focused is not None:
         kb_height = int((height - sb - nb) * 0.40)
         kb_box = (0, height - nb - kb_height, width, height - nb)
         kb_root = keyboard.build(Context(system, IME_PACKAGE), focused)
-        layout.run(kb_root, kb_box, ScrollState())
-        windows.append(Window("ime", IME_PACKAGE, kb_root, kb_box))
+        key = place("ime", kb_root, kb_box, ScrollState(), None)
+        windows.append(Window("ime", IME_PACKAGE, kb_root, kb_box, key=key, laid_out=kb_root))
 
     windows += _system_bars(system, layout, width, height, _light_surface(system, record),
                             activity.fullscreen, activity.bar_color,
                             bars_cache if bars_cache is not None else {})
     return Frame(windows, layout, focused, sb, nb)
+
+
+def _place(layout: Layout, before: Window | None, root: View, box: Box, scroll: ScrollState,
+           context: tuple) -> tuple:
+    """Lay `root` out, or give it the layout of the window before it when nothing that
+    layout reads differs; the window's key (what it was laid out from) comes back."""
+    key = (signature(root), box, context, _scroll_key(scroll))
+    if before is not None and before.key == key:
+        transplant(before.laid_out, root)
+    else:
+        layout.run(root, box, scroll)
+        key = key[:3] + (_scroll_key(scroll),)  # extents as this layout left them
+    return key
+
+
+def _scroll_key(scroll: ScrollState) -> tuple:
+    return tuple(sorted(scroll.offsets.items())), tuple(sorted(scroll.extents.items()))
 
 
 def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,

@@ -9,7 +9,6 @@ themselves are in `commands/`; a `Session` runs whatever table of them it is giv
 
 from __future__ import annotations
 
-import copy
 import pickle
 import posixpath
 from collections.abc import Callable, Mapping
@@ -24,6 +23,7 @@ from bmoca.sim.shell.lexer import lex
 from bmoca.sim.shell.parser import Command, Script, parse
 from bmoca.sim.shell.tools import READ_ONLY, SHELL_ONLY
 from bmoca.sim.system.settings import uri
+from bmoca.sim.system.statecopy import Checkpoint
 from bmoca.sim.system.vfs import FsError, normalize
 
 if TYPE_CHECKING:
@@ -235,7 +235,7 @@ class Session(WordExpansion):
             return 127
         base = posixpath.basename(name)
         guard = base not in READ_ONLY
-        before = self._state_blob() if guard else None
+        before = Checkpoint(self.system.state) if guard else None
         log_serial = self.system.state.logs.serial
         try:
             return int(handler(self, argv[1:], io) or 0)
@@ -255,22 +255,15 @@ class Session(WordExpansion):
             return 255
         finally:
             if before is not None and not self.changed:
-                self.changed = self._state_blob() != before
+                self.changed = before.changed(self.system.state)
 
-    def _state_blob(self) -> bytes:
-        """The device state without its log buffers (which can be large and draw nothing)."""
-        shallow = copy.copy(self.system.state)
-        shallow.logs = None  # type: ignore[assignment]
-        return pickle.dumps(shallow, protocol=pickle.HIGHEST_PROTOCOL)
-
-    def _restore(self, blob: bytes, log_serial: int) -> None:
+    def _restore(self, before: Checkpoint, log_serial: int) -> None:
         """Put the state back as it was before a command that failed half-way."""
         logs = self.system.state.logs
         for _ in range(min(logs.serial - log_serial, len(logs.entries))):
             logs.entries.pop()
         logs.serial = min(logs.serial, log_serial)
-        state = pickle.loads(blob)
-        state.logs = logs
+        state = before.restore(logs)
         self.device.restore_bytes(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
     def handler(self, name: str) -> Tool | None:

@@ -25,6 +25,13 @@ class Window:
     scroll: ScrollState | None = None
     dim: bool = False
     """Darken what is below (an AlertDialog's dim; a popup has none)."""
+    key: tuple | None = None
+    """What the window was laid out from (tree signature, box, display, scroll state): a
+    window with the same key looks and dumps the same (see `bmoca.sim.frame`)."""
+    laid_out: View | None = None
+    """The tree the layout ran on (the dialog's holder; else `root`)."""
+    dumped: str | None = None
+    """The window's uiautomator dump, once made."""
 
 
 @dataclass
