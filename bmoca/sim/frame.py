@@ -31,8 +31,20 @@ def compose(system: SystemServer, width: int, height: int, measure,
     display = (system.density, system.font_scale, rtl, system.locale)
     before = {w.kind: w for w in previous.windows} if previous is not None else {}
 
-    def place(kind: str, root: View, box: Box, scroll: ScrollState, focus: str | None) -> tuple:
-        return _place(layout, before.get(kind), root, box, scroll, (display, focus))
+    def place(kind: str, tree: View, box: Box, offsets: ScrollState, focus: str | None,
+              **window) -> Window:
+        """The window of `kind`, laid out, or with the layout and dump of the one before."""
+        previous = before.get(kind)
+        key = (signature(tree), box, (display, focus), _scroll_key(offsets))
+        if previous is not None and previous.key == key:
+            transplant(previous.laid_out, tree)
+            dumped = previous.dumped if previous.package == window["package"] else None
+        else:
+            layout.run(tree, box, offsets)
+            key, dumped = key[:3] + (_scroll_key(offsets),), None  # extents as laid out
+        window.setdefault("root", tree)
+        window.setdefault("scroll", offsets)
+        return Window(kind, box=box, key=key, laid_out=tree, dumped=dumped, **window)
 
     sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
     record = system.am.top_record()
@@ -48,9 +60,8 @@ def compose(system: SystemServer, width: int, height: int, measure,
         root = frame(frame(decor_content, cls="android.widget.LinearLayout",
                            width=MATCH, height=MATCH, padding=_px_to_dp(layout, 0, sb, 0, nb)),
                      width=MATCH, height=MATCH)
-    key = place("app", root, (0, 0, width, height), record.scroll, record.focus)
-    windows = [Window("app", record.package, root, (0, 0, width, height), record, record.scroll,
-                      key=key, laid_out=root)]
+    windows = [place("app", root, (0, 0, width, height), record.scroll, record.focus,
+                     package=record.package, record=record)]
 
     focused = _apply_focus(root, record)
     dialog = activity.dialog(ctx)
@@ -58,36 +69,23 @@ def compose(system: SystemServer, width: int, height: int, measure,
         if not activity.popup_dialog:
             dialog.gravity = "center"
         holder = frame(dialog, width=MATCH, height=MATCH)
-        scroll = ScrollState()
-        key = place("dialog", holder, app_box, scroll, record.focus)
-        windows.append(Window("dialog", record.package, dialog, dialog.bounds, record, scroll,
-                              dim=not activity.popup_dialog, key=key, laid_out=holder))
+        window = place("dialog", holder, app_box, ScrollState(), record.focus, root=dialog,
+                       package=record.package, record=record, dim=not activity.popup_dialog)
+        window.box = dialog.bounds
+        windows.append(window)
         focused = _apply_focus(dialog, record) or focused
 
     if focused is not None:
         kb_height = int((height - sb - nb) * 0.40)
         kb_box = (0, height - nb - kb_height, width, height - nb)
         kb_root = keyboard.build(Context(system, IME_PACKAGE), focused)
-        key = place("ime", kb_root, kb_box, ScrollState(), None)
-        windows.append(Window("ime", IME_PACKAGE, kb_root, kb_box, key=key, laid_out=kb_root))
+        windows.append(place("ime", kb_root, kb_box, ScrollState(), None, package=IME_PACKAGE,
+                             scroll=None))
 
     windows += _system_bars(system, layout, width, height, _light_surface(system, record),
                             activity.fullscreen, activity.bar_color,
                             bars_cache if bars_cache is not None else {})
     return Frame(windows, layout, focused, sb, nb)
-
-
-def _place(layout: Layout, before: Window | None, root: View, box: Box, scroll: ScrollState,
-           context: tuple) -> tuple:
-    """Lay `root` out, or give it the layout of the window before it when nothing that
-    layout reads differs; the window's key (what it was laid out from) comes back."""
-    key = (signature(root), box, context, _scroll_key(scroll))
-    if before is not None and before.key == key:
-        transplant(before.laid_out, root)
-    else:
-        layout.run(root, box, scroll)
-        key = key[:3] + (_scroll_key(scroll),)  # extents as this layout left them
-    return key
 
 
 def _scroll_key(scroll: ScrollState) -> tuple:

@@ -21,7 +21,7 @@ from bmoca.sim.shell.expansion import ASSIGNMENT, WordExpansion
 from bmoca.sim.shell.helpers import reason
 from bmoca.sim.shell.lexer import lex
 from bmoca.sim.shell.parser import Command, Script, parse
-from bmoca.sim.shell.tools import READ_ONLY, SHELL_ONLY
+from bmoca.sim.shell.tools import SHELL_ONLY, reads_only
 from bmoca.sim.system.settings import uri
 from bmoca.sim.system.statecopy import Checkpoint
 from bmoca.sim.system.vfs import FsError, normalize
@@ -234,7 +234,7 @@ class Session(WordExpansion):
             io.err(f"{SH}: {name}: inaccessible or not found\n")
             return 127
         base = posixpath.basename(name)
-        guard = base not in READ_ONLY
+        guard = not reads_only(base, argv[1:])
         before = Checkpoint(self.system.state) if guard else None
         log_serial = self.system.state.logs.serial
         try:

@@ -22,7 +22,6 @@ from bmoca.sim.ui.view import View
 _HANDLERS = ("on_click", "on_long_click", "on_drag", "on_swipe", "on_text", "on_submit")
 _SKIPPED = {"children", "bounds", "clip", "draw", *_HANDLERS}
 _VALUES = attrgetter(*(f.name for f in fields(View) if f.name not in _SKIPPED))
-_HANDLER_VALUES = attrgetter(*_HANDLERS)
 _PLAIN = (str, int, float, bool, type(None))
 
 
@@ -32,12 +31,21 @@ class _Opaque:
     __slots__ = ()
 
 
-def signature(view: View) -> tuple:
-    """Everything about a tree that layout, the dump and the painter read, before layout."""
-    handlers = tuple(h is not None for h in _HANDLER_VALUES(view))
-    draw = view.draw
-    return (_VALUES(view), handlers, None if draw is None else _painter_key(draw),
-            tuple(signature(child) for child in view.children))
+def signature(root: View) -> list:
+    """Everything about a tree that layout, the dump and the painter read, before layout:
+    one entry per view in a fixed walk order, each with its number of children."""
+    out = []
+    add = out.append
+    stack = [root]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        view = pop()
+        children, draw = view.children, view.draw
+        add((_VALUES(view), view.on_click is None, view.on_long_click is None,
+             view.on_drag is None, view.on_swipe is None, view.on_text is None,
+             view.on_submit is None, None if draw is None else _painter_key(draw), len(children)))
+        push(children)
+    return out
 
 
 def _painter_key(draw: Any) -> Any:
@@ -68,4 +76,4 @@ def transplant(laid_out: View, fresh: View) -> None:
         old, new = stack.pop()
         new.bounds = old.bounds
         new.clip = old.clip
-        stack.extend(zip(old.children, new.children, strict=True))
+        stack.extend(zip(old.children, new.children, strict=True))  # same signature: same shape
