@@ -37,8 +37,8 @@ class SimDevice(Device):
         self._frame: Frame | None = None
         self._last_frame: Frame | None = None
         """The frame before the last input: windows that did not change take its layout."""
-        self._painted: tuple | None = None
-        """(size, what the windows looked like, state fingerprint, image) of the last paint."""
+        self._painted: list | None = None
+        """The last paint, while it may be reused (see `_paint`)."""
         self._painter = None
         self._bars: dict = {}
         self._fingerprinter = Fingerprinter()
@@ -83,11 +83,21 @@ class SimDevice(Device):
         return window.dumped
 
     def screenshot(self) -> np.ndarray:
-        return np.asarray(self.screenshot_image())
+        """The screen as a read-only (H, W, 3) array; the same array while nothing on the
+        screen has changed."""
+        painted = self._paint()
+        if painted[4] is None:
+            painted[4] = np.asarray(painted[3])
+        return painted[4]
 
     def screenshot_image(self):
-        """The screen as a PIL image (RGB): the last one again when every window and the
-        state (but the clock, which no painter reads) are as they were when it was painted."""
+        """The screen as a PIL image (RGB), the caller's own."""
+        return self._paint()[3].copy()
+
+    def _paint(self) -> list:
+        """[size, what the windows looked like, state fingerprint, image, array or None] of
+        the screen now: the last paint again when every window and the state (but the
+        clock, which no painter reads) are as they were then."""
         if self._painter is None:
             from bmoca.sim.render.painter import Painter
 
@@ -100,12 +110,12 @@ class SimDevice(Device):
         if (painted is not None and self.reuse_layout and painted[0] == size
                 and _same_windows(painted[1], looks)
                 and painted[2] == self.state_fingerprint()):
-            return painted[3].copy()
+            return painted
         image = self._painter.paint(self.system, frame, size)
-        if self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
-                                     for w in frame.windows):
-            self._painted = (size, looks, self.state_fingerprint(), image.copy())
-        return image
+        painted = [size, looks, self.state_fingerprint(), image, None]
+        self._painted = painted if self.reuse_layout and all(
+            w.key is not None or w.kind.endswith("_bar") for w in frame.windows) else None
+        return painted
 
     # -- input ----------------------------------------------------------------------
     def _check_point(self, x: int, y: int) -> tuple[int, int]:
