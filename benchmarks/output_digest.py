@@ -86,6 +86,8 @@ def main() -> int:
     parser.add_argument("--out")
     parser.add_argument("--configs", nargs="*", default=list(DEFAULT_CONFIGS))
     parser.add_argument("--tasks", default="all", help="task spec, as for bmoca eval")
+    parser.add_argument("--per-app", type=int, default=0,
+                        help="only the first N tasks of each app (0: all)")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
     args = parser.parse_args()
     if args.compare:
@@ -99,7 +101,12 @@ def main() -> int:
         return 1 if differ or missing else 0
     from bmoca import tasks
 
-    task_ids = [t.id for t in tasks.select(args.tasks)]
+    chosen = tasks.select(args.tasks)
+    if args.per_app:
+        seen: dict[str, int] = {}
+        chosen = [t for t in chosen if seen.setdefault(t.app, 0) < args.per_app
+                  and not seen.update({t.app: seen[t.app] + 1})]
+    task_ids = [t.id for t in chosen]
     result = digests(task_ids, args.configs)
     text = json.dumps(result, indent=1, sort_keys=True)
     if args.out:

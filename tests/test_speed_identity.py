@@ -189,3 +189,27 @@ def test_an_unchanged_screen_is_laid_out_once():
     after = device.frame.windows[0]
     assert after is not before and after.key == before.key
     assert device.dump_hierarchy() is device.dump_hierarchy()
+
+
+# -- shared_prefs escaping without xml.sax ----------------------------------------------
+
+@pytest.mark.parametrize("text", ["", "plain", "a&b<c>d", 'say "hi"', "it's", "both \" and '",
+                                  "tab\there\nnew\rline", "&amp;", "é中文", ">\"<'&"])
+def test_shared_prefs_escapes_as_the_standard_library_does(text):
+    from xml.sax import saxutils
+
+    from bmoca.formats.shared_prefs import escape, quoteattr
+
+    assert escape(text) == saxutils.escape(text)
+    assert quoteattr(text) == saxutils.quoteattr(text)
+
+
+def test_a_cold_start_does_not_import_the_network_stack():
+    import subprocess
+    import sys
+
+    code = ("import sys, bmoca; env = bmoca.make('settings/turn_on_airplane_mode', "
+            "'test_env_100', observation='xml'); env.reset(seed=0); "
+            "print(sorted(m for m in ('ssl', 'http.client', 'urllib.request') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -37,8 +38,9 @@ class SimDevice(Device):
         self._frame: Frame | None = None
         self._last_frame: Frame | None = None
         """The frame before the last input: windows that did not change take its layout."""
-        self._painted: list | None = None
-        """The last paint, while it may be reused (see `_paint`)."""
+        self._painted: tuple | None = None
+        """(size, what the windows looked like, state fingerprint, weak reference to the
+        array) of the last paint, while it may be reused (see `screenshot`)."""
         self._painter = None
         self._bars: dict = {}
         self._fingerprinter = Fingerprinter()
@@ -83,21 +85,9 @@ class SimDevice(Device):
         return window.dumped
 
     def screenshot(self) -> np.ndarray:
-        """The screen as a read-only (H, W, 3) array; the same array while nothing on the
-        screen has changed."""
-        painted = self._paint()
-        if painted[4] is None:
-            painted[4] = np.asarray(painted[3])
-        return painted[4]
-
-    def screenshot_image(self):
-        """The screen as a PIL image (RGB), the caller's own."""
-        return self._paint()[3].copy()
-
-    def _paint(self) -> list:
-        """[size, what the windows looked like, state fingerprint, image, array or None] of
-        the screen now: the last paint again when every window and the state (but the
-        clock, which no painter reads) are as they were then."""
+        """The screen as a read-only (H, W, 3) array: the same array again while nothing on
+        the screen has changed and someone still holds it (the phone keeps only a weak
+        reference, so an idle phone holds no screen in memory)."""
         if self._painter is None:
             from bmoca.sim.render.painter import Painter
 
@@ -107,15 +97,23 @@ class SimDevice(Device):
         looks = [(w.kind, w.key, w.box, w.dim, w.package) if w.key is not None else w
                  for w in frame.windows]
         painted = self._painted
-        if (painted is not None and self.reuse_layout and painted[0] == size
-                and _same_windows(painted[1], looks)
+        if (painted is not None and painted[0] == size and _same_windows(painted[1], looks)
                 and painted[2] == self.state_fingerprint()):
-            return painted
-        image = self._painter.paint(self.system, frame, size)
-        painted = [size, looks, self.state_fingerprint(), image, None]
-        self._painted = painted if self.reuse_layout and all(
-            w.key is not None or w.kind.endswith("_bar") for w in frame.windows) else None
-        return painted
+            array = painted[3]()
+            if array is not None:
+                return array
+        array = np.asarray(self._painter.paint(self.system, frame, size))
+        reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
+                                             for w in frame.windows)
+        self._painted = (size, looks, self.state_fingerprint(), weakref.ref(array)) \
+            if reusable else None
+        return array
+
+    def screenshot_image(self):
+        """The screen as a PIL image (RGB), the caller's own."""
+        from PIL import Image
+
+        return Image.fromarray(self.screenshot()).copy()
 
     # -- input ----------------------------------------------------------------------
     def _check_point(self, x: int, y: int) -> tuple[int, int]:
