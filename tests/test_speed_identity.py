@@ -180,15 +180,48 @@ def test_random_episodes_look_and_dump_the_same_with_reuse(config):
 
 
 def test_an_unchanged_screen_is_laid_out_once():
-    """The reuse really happens: a tap on an inert spot takes the previous layout."""
+    """The reuse really happens: a tap on an inert spot keeps the layout and the dump."""
     device = connect("sim", configs.get("test_env_100"))
     device.shell("am start -n com.android.settings/.Settings")
     before = device.frame.windows[0]
-    width, height = device.screen_size()
+    xml = device.dump_hierarchy()
+    width, _ = device.screen_size()
     device.tap(width // 2, device.frame.status_bar_px // 2)  # the status bar: inert
     after = device.frame.windows[0]
-    assert after is not before and after.key == before.key
-    assert device.dump_hierarchy() is device.dump_hierarchy()
+    assert after.key == before.key
+    assert device.dump_hierarchy() is xml
+
+
+def _status_clock(device) -> str:
+    bar = device.frame.window("status_bar")
+    return next(v.text for v in bar.root.walk() if ":" in v.text)
+
+
+def test_the_home_screen_stands_while_the_minutes_pass_but_not_past_midnight():
+    device = connect("sim", configs.get("test_env_100"))
+    home = device.frame.windows[0]
+    shown = _status_clock(device)
+    inert = (device.screen_size()[0] // 2, device.frame.status_bar_px // 2)
+    device.system.state.clock.advance(61_000)
+    device.tap(*inert)
+    assert device.frame.windows[0] is home, "the launcher shows the date only"
+    assert _status_clock(device) != shown, "the status bar's clock moves on"
+    device.system.state.clock.advance(24 * 3600 * 1000)
+    device.tap(*inert)
+    assert device.frame.windows[0] is not home, "a new day: the date on the home screen"
+
+
+def test_a_running_stopwatch_is_built_again_after_every_input():
+    device = connect("sim", configs.get("test_env_100"))
+    out, code = device.shell("am start -a com.android.deskclock.action.START_STOPWATCH")
+    assert code == 0, out
+    running = device.frame
+    assert running.reads_clock
+    xml = device.dump_hierarchy()
+    device.system.state.clock.advance(1500)
+    device.tap(device.screen_size()[0] // 2, device.frame.status_bar_px // 2)
+    assert device.frame.windows[0] is not running.windows[0]
+    assert device.dump_hierarchy() != xml, "the stopwatch's time moved on"
 
 
 # -- shared_prefs escaping without xml.sax ----------------------------------------------

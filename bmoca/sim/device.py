@@ -12,7 +12,7 @@ from bmoca.device.contract import Device, InvalidInput, Key
 from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
 from bmoca.sim.apps.systemui.app import NAV_KEYS
-from bmoca.sim.frame import compose
+from bmoca.sim.frame import compose, with_bars
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
 from bmoca.sim.system.statecopy import Fingerprinter
 from bmoca.sim.system.windows import Frame
@@ -37,6 +37,8 @@ class SimDevice(Device):
         self._snapshots: dict[str, bytes] = {}
         self._frame: Frame | None = None
         self._last_frame: Frame | None = None
+        self._epoch = 0
+        """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
         """The frame before the last input: windows that did not change take its layout."""
         self._painted: tuple | None = None
         """(size, what the windows looked like, state fingerprint, weak reference to the
@@ -63,13 +65,25 @@ class SimDevice(Device):
         if self._frame is None:
             from bmoca.sim.render.text import get_text_renderer
 
+            last = self._last_frame if self.reuse_layout else None
+            self._last_frame = None
+            width, height = self.screen_size()
+            state = None
+            if last is not None and not last.reads_clock and (
+                    last.day is None or last.day == self.system.state.clock.today()):
+                state = (self._epoch, self.state_fingerprint())
+                if last.state == state:  # nothing but the clock moved: the same windows
+                    self._frame = with_bars(self.system, last, width, height, self._bars)
+                    self._frame.state = state
+                    return self._frame
             renderer = get_text_renderer()
             locale = self.system.locale
-            width, height = self.screen_size()
-            self._frame = compose(self.system, width, height,
-                                  lambda text, size, weight: renderer.measure(text, size, weight, locale),
-                                  self._bars, self._last_frame if self.reuse_layout else None)
-            self._last_frame = None
+            frame = compose(self.system, width, height,
+                            lambda text, size, weight: renderer.measure(text, size, weight, locale),
+                            self._bars, last)
+            if not frame.reads_clock and self.reuse_layout:
+                frame.state = (self._epoch, self.state_fingerprint())
+            self._frame = frame
         return self._frame
 
     # -- screen ---------------------------------------------------------------------
@@ -379,6 +393,7 @@ class SimDevice(Device):
     def restart_framework(self) -> None:
         """What `setprop ctl.restart zygote` does: apps restart, locale and files are re-read."""
         self.system.boot(first=False)
+        self._epoch += 1
         self._invalidate()
 
     # -- snapshots ---------------------------------------------------------------------
@@ -391,6 +406,7 @@ class SimDevice(Device):
             raise InvalidInput("not a bmoca device snapshot")
         self.system = SystemServer(state, self.system.apps, Context)
         self.hardware = state.hardware
+        self._epoch += 1
         self._invalidate()
 
     def state_fingerprint(self) -> bytes | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bmoca.sim.apps.base import Context
 from bmoca.sim.system.activity import ActivityRecord
+from bmoca.sim.system.clock import ClockWatch
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
 from bmoca.sim.system.windows import IME_PACKAGE, NAV_BAR_DP, STATUS_BAR_DP, Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
@@ -24,8 +25,6 @@ def compose(system: SystemServer, width: int, height: int, measure,
             bars_cache: dict | None = None, previous: Frame | None = None) -> Frame:
     """The frame for the state as it is; windows whose built tree is the same as in
     `previous` (same signature, box, display and scroll state) take its layout."""
-    from bmoca.sim.apps.keyboard import app as keyboard
-
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
     layout = Layout(system.density, system.font_scale, rtl, measure)
     display = (system.density, system.font_scale, rtl, system.locale)
@@ -49,6 +48,21 @@ def compose(system: SystemServer, width: int, height: int, measure,
     sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
     record = system.am.top_record()
     assert record is not None, "no foreground activity"
+    watch = ClockWatch(system.state.clock)
+    system.state.clock = watch  # type: ignore[assignment]
+    try:
+        windows, focused = _app_windows(system, record, layout, width, height, sb, nb, place)
+    finally:
+        system.state.clock = watch.clock
+    frame_ = Frame(windows, layout, focused, sb, nb, reads_clock=watch.read, day=watch.day)
+    return with_bars(system, frame_, width, height, bars_cache)
+
+
+def _app_windows(system: SystemServer, record: ActivityRecord, layout: Layout, width: int,
+                 height: int, sb: int, nb: int, place) -> tuple[list[Window], View | None]:
+    """The app's window, its dialog and the keyboard, built and placed."""
+    from bmoca.sim.apps.keyboard import app as keyboard
+
     ctx = Context(system, record.package, record)
     activity = record.activity
     content = activity.build(ctx)
@@ -81,11 +95,21 @@ def compose(system: SystemServer, width: int, height: int, measure,
         kb_root = keyboard.build(Context(system, IME_PACKAGE), focused)
         windows.append(place("ime", kb_root, kb_box, ScrollState(), None, package=IME_PACKAGE,
                              scroll=None))
+    return windows, focused
 
-    windows += _system_bars(system, layout, width, height, _light_surface(system, record),
-                            activity.fullscreen, activity.bar_color,
-                            bars_cache if bars_cache is not None else {})
-    return Frame(windows, layout, focused, sb, nb)
+
+def with_bars(system: SystemServer, frame_: Frame, width: int, height: int,
+              bars_cache: dict | None = None) -> Frame:
+    """`frame_`'s app, dialog and keyboard windows under the status and navigation bars as
+    they are now (the clock in the status bar moves on while the app stands still)."""
+    record = system.am.top_record()
+    activity = record.activity
+    windows = [w for w in frame_.windows if not w.kind.endswith("_bar")]
+    windows += _system_bars(system, frame_.layout, width, height,
+                            _light_surface(system, record), activity.fullscreen,
+                            activity.bar_color, bars_cache if bars_cache is not None else {})
+    return Frame(windows, frame_.layout, frame_.focused, frame_.status_bar_px,
+                 frame_.nav_bar_px, reads_clock=frame_.reads_clock, day=frame_.day)
 
 
 def _scroll_key(scroll: ScrollState) -> tuple:

@@ -42,6 +42,13 @@ class Frame:
     focused: View | None
     status_bar_px: int
     nav_bar_px: int
+    reads_clock: bool = True
+    """Whether building the app, dialog or keyboard window read the clock (the bars'
+    clock is apart): if not, the same state draws the same windows a moment later."""
+    day: object = None
+    """The date the windows showed, when they read only that of the clock."""
+    state: tuple | None = None
+    """What the state was when the frame was built (set by the device that built it)."""
 
     @property
     def active(self) -> Window:
