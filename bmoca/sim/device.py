@@ -24,7 +24,7 @@ FLING_MIN_DP_PER_S = 1000
 
 
 class SimDevice(Device):
-    """A simulated phone. All state is in `self.system.state`; snapshots pickle it."""
+    """A simulated phone. All state is in `self._system.state`; snapshots pickle it."""
 
     def __init__(self, hardware: Hardware | None = None, snapshot_dir: str | Path | None = None,
                  serial: str = "sim-0"):
@@ -37,17 +37,44 @@ class SimDevice(Device):
         self._snapshots: dict[str, bytes] = {}
         self._frame: Frame | None = None
         self._last_frame: Frame | None = None
+        """The frame before the last input: windows that did not change take its layout."""
         self._epoch = 0
         """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
-        """The frame before the last input: windows that did not change take its layout."""
         self._painted: tuple | None = None
         """(size, what the windows looked like, state fingerprint, weak reference to the
         array) of the last paint, while it may be reused (see `screenshot`)."""
         self._painter = None
         self._bars: dict = {}
         self._fingerprinter = Fingerprinter()
-        self.system = SystemServer(SystemState(hardware=self.hardware), installed_apps(), Context)
-        self.system.boot(first=True)
+        self._touches = 0
+        """Counts whatever may have changed the state: inputs, changing shell commands,
+        pushes, restores, frames built, and every outside use of `system`."""
+        self._fingerprint_memo: tuple[int, bytes] | None = None
+        self._system = SystemServer(SystemState(hardware=self.hardware), installed_apps(), Context)
+        self._system.boot(first=True)
+
+    # -- state ----------------------------------------------------------------------
+    @property
+    def system(self) -> SystemServer:
+        """The system server. Whoever takes it may change the state behind the phone's
+        back, so taking it forgets the state's last fingerprint."""
+        self._touches += 1
+        return self._system
+
+    @property
+    def server(self) -> SystemServer:
+        """The system server for the phone's own shell, which reports what it changes."""
+        return self._system
+
+    def state_fingerprint(self) -> bytes | None:
+        """A digest of the system state without its clock (every input advances the clock);
+        the last one again while nothing can have changed the state since."""
+        memo = self._fingerprint_memo
+        if memo is not None and memo[0] == self._touches and self.reuse_layout:
+            return memo[1]
+        digest = self._fingerprinter.fingerprint(self._system.state)
+        self._fingerprint_memo = (self._touches, digest)
+        return digest
 
     # -- frames ---------------------------------------------------------------------
     reuse_layout = True
@@ -55,10 +82,11 @@ class SimDevice(Device):
     (False builds every frame from scratch: the reference the tests compare against)."""
 
     def _invalidate(self) -> None:
+        self._touches += 1
         if self._frame is not None:
             self._last_frame = self._frame
         self._frame = None
-        self.system.note_ime_focus()
+        self._system.note_ime_focus()
 
     @property
     def frame(self) -> Frame:
@@ -70,17 +98,18 @@ class SimDevice(Device):
             width, height = self.screen_size()
             state = None
             if last is not None and not last.reads_clock and (
-                    last.day is None or last.day == self.system.state.clock.today()):
+                    last.day is None or last.day == self._system.state.clock.today()):
                 state = (self._epoch, self.state_fingerprint())
                 if last.state == state:  # nothing but the clock moved: the same windows
-                    self._frame = with_bars(self.system, last, width, height, self._bars)
+                    self._frame = with_bars(self._system, last, width, height, self._bars)
                     self._frame.state = state
                     return self._frame
             renderer = get_text_renderer()
-            locale = self.system.locale
-            frame = compose(self.system, width, height,
+            locale = self._system.locale
+            frame = compose(self._system, width, height,
                             lambda text, size, weight: renderer.measure(text, size, weight, locale),
                             self._bars, last)
+            self._touches += 1  # building a screen may set up an app's data
             if not frame.reads_clock and self.reuse_layout:
                 frame.state = (self._epoch, self.state_fingerprint())
             self._frame = frame
@@ -88,7 +117,7 @@ class SimDevice(Device):
 
     # -- screen ---------------------------------------------------------------------
     def screen_size(self) -> tuple[int, int]:
-        return self.system.screen_px()
+        return self._system.screen_px()
 
     def dump_hierarchy(self) -> str:
         from bmoca.sim.ui.dump import dump
@@ -116,7 +145,7 @@ class SimDevice(Device):
             array = painted[3]()
             if array is not None:
                 return array
-        array = np.asarray(self._painter.paint(self.system, frame, size))
+        array = np.asarray(self._painter.paint(self._system, frame, size))
         reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
                                              for w in frame.windows)
         self._painted = (size, looks, self.state_fingerprint(), weakref.ref(array)) \
@@ -142,7 +171,7 @@ class SimDevice(Device):
 
     def tap(self, x: int, y: int) -> None:
         x, y = self._check_point(x, y)
-        self.system.state.clock.advance(100)
+        self._system.state.clock.advance(100)
         self._dispatch_tap(x, y, long=False)
         self._invalidate()
 
@@ -151,7 +180,7 @@ class SimDevice(Device):
         x2, y2 = self._check_point(x2, y2)
         if duration_ms < 0:
             raise InvalidInput(f"duration must be >= 0 ms, got {duration_ms}")
-        self.system.state.clock.advance(100 + int(duration_ms))
+        self._system.state.clock.advance(100 + int(duration_ms))
         slop = self.frame.layout.px(TOUCH_SLOP_DP)
         if abs(x2 - x1) <= slop and abs(y2 - y1) <= slop:
             self._dispatch_tap(x1, y1, long=duration_ms >= LONG_PRESS_MS)
@@ -161,7 +190,7 @@ class SimDevice(Device):
 
     def press(self, key: str | Key) -> None:
         key = Key.parse(key)
-        self.system.state.clock.advance(100)
+        self._system.state.clock.advance(100)
         self._dispatch_key(key)
         self._invalidate()
 
@@ -173,12 +202,12 @@ class SimDevice(Device):
             raise InvalidInput(
                 "the keyboard cannot type " + ", ".join(repr(c) for c in bad)
                 + " (input text takes printable ASCII only, as on a device)")
-        self.system.state.clock.advance(100 + 20 * len(text))
+        self._system.state.clock.advance(100 + 20 * len(text))
         focused = self.frame.focused
         if focused is not None and text:
             focused.on_text(focused.text + text)
         elif text and not self._dialog_shown():
-            record = self.system.am.top_record()
+            record = self._system.am.top_record()
             if record is not None:
                 ctx = self._context()
                 for char in text:  # one key event per character, as Input.sendText does
@@ -191,8 +220,8 @@ class SimDevice(Device):
 
     # -- dispatch ---------------------------------------------------------------------
     def _context(self) -> Context:
-        record = self.system.am.top_record()
-        return Context(self.system, record.package, record)
+        record = self._system.am.top_record()
+        return Context(self._system, record.package, record)
 
     def _dispatch_tap(self, x: int, y: int, long: bool) -> None:
         frame = self.frame
@@ -311,7 +340,7 @@ class SimDevice(Device):
         return int(distance * factor)
 
     def _dispatch_key(self, key: Key) -> None:
-        system = self.system
+        system = self._system
         record = system.am.top_record()
         ctx = self._context()
         focused = self.frame.focused
@@ -375,7 +404,7 @@ class SimDevice(Device):
         from bmoca.sim.system.vfs import FsError
 
         try:
-            return self.system.state.vfs.read(path)
+            return self._system.state.vfs.read(path)
         except FsError as exc:
             raise DeviceError(f"remote object '{path}' does not exist: {exc}") from None
 
@@ -384,7 +413,7 @@ class SimDevice(Device):
         from bmoca.sim.system.vfs import FsError
 
         try:
-            self.system.state.vfs.write(path, data)
+            self._system.state.vfs.write(path, data)
         except FsError as exc:
             raise DeviceError(f"failed to push to '{path}': {exc}") from None
         self._invalidate()
@@ -392,26 +421,22 @@ class SimDevice(Device):
     # -- lifecycle ---------------------------------------------------------------------
     def restart_framework(self) -> None:
         """What `setprop ctl.restart zygote` does: apps restart, locale and files are re-read."""
-        self.system.boot(first=False)
+        self._system.boot(first=False)
         self._epoch += 1
         self._invalidate()
 
     # -- snapshots ---------------------------------------------------------------------
     def snapshot_bytes(self) -> bytes:
-        return pickle.dumps(self.system.state, protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(self._system.state, protocol=pickle.HIGHEST_PROTOCOL)
 
     def restore_bytes(self, blob: bytes) -> None:
         state = pickle.loads(blob)
         if not isinstance(state, SystemState):
             raise InvalidInput("not a bmoca device snapshot")
-        self.system = SystemServer(state, self.system.apps, Context)
+        self._system = SystemServer(state, self._system.apps, Context)
         self.hardware = state.hardware
         self._epoch += 1
         self._invalidate()
-
-    def state_fingerprint(self) -> bytes | None:
-        """A digest of the system state without its clock (every input advances the clock)."""
-        return self._fingerprinter.fingerprint(self.system.state)
 
     def snapshot_save(self, name: str) -> None:
         blob = self.snapshot_bytes()

@@ -59,11 +59,11 @@ class Session(WordExpansion):
 
     @property
     def system(self) -> SystemServer:
-        return self.device.system
+        return self.device.server  # what a command changes, `run` reports
 
     @property
     def vfs(self) -> VirtualFS:
-        return self.device.system.state.vfs
+        return self.device.server.state.vfs
 
     def run(self, cmd: str) -> tuple[str, int, bool]:
         """Run one command line as `adb shell CMD` does (stdout and stderr merged, in
