@@ -12,6 +12,7 @@ from __future__ import annotations
 import pickle
 import posixpath
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from bmoca.device.contract import InvalidInput
@@ -86,7 +87,7 @@ class Session(WordExpansion):
     def _run_text(self, text: str, stdin: str) -> tuple[list[tuple[int, str]], int]:
         if self.depth >= MAX_DEPTH:
             raise ShellError(f"{SH}: too many nested shells", 1)
-        script = parse(lex(text))
+        script = _parsed(text)
         self.depth += 1
         try:
             return self._run_script(script, stdin)
@@ -329,3 +330,10 @@ class Session(WordExpansion):
         night = " night" if self.system.night_mode else ""
         return (f"{{{self.system.font_scale!r} 310mcc260mnc [{locale}] {direction} sw{sw}dp "
                 f"w{w_dp}dp h{h_dp}dp {density}dpi nrml long port{night} finished}}")
+
+
+@lru_cache(maxsize=512)
+def _parsed(text: str) -> Script:
+    """A command line parsed once: detectors send the same few lines at every step
+    (the script is only read when it runs; a syntax error is raised again each time)."""
+    return parse(lex(text))
