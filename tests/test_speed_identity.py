@@ -84,6 +84,24 @@ def test_the_fingerprint_changes_exactly_when_the_full_pickle_does(phone):
     assert prints.fingerprint(state) != first
 
 
+def test_log_lines_count_in_the_fingerprint_as_they_did_in_the_full_pickle(phone):
+    state = phone.system.state
+    running = Fingerprinter()
+    running.fingerprint(state)
+    state.logs.write(state.clock.now_ms, 1, 1, "I", "Test", "one")
+    with_one = running.fingerprint(state)
+    assert with_one == Fingerprinter().fingerprint(state), "incremental = from scratch"
+    state.logs.write(state.clock.now_ms, 1, 1, "I", "Test", "two\nthree")
+    assert running.fingerprint(state) not in (with_one, None)
+    assert running.fingerprint(state) == Fingerprinter().fingerprint(state)
+    for _ in range(2):
+        state.logs.entries.pop()
+    state.logs.serial -= 2
+    assert running.fingerprint(state) == with_one, "the lines taken back: as before"
+    state.logs.clear()
+    assert running.fingerprint(state) == Fingerprinter().fingerprint(state)
+
+
 def test_a_checkpoint_sees_file_and_setting_changes_and_puts_them_back(phone):
     state = phone.system.state
     path = "/sdcard/Download/keep.txt"

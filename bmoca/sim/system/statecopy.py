@@ -4,14 +4,15 @@ Pickling the whole `SystemState` (about 340 KB, nearly all of it file bytes) twi
 shell command and twice per env step was a third of an XML step. File contents are
 immutable `bytes`, so a file that is the same object as last time needs neither copying
 nor hashing again: a checkpoint keeps references to them, and a fingerprint hashes each
-file once per new content. Everything else in the state is small and is still pickled,
-so both tell exactly the changes the full pickle told.
+file once per new content and each log line once. Everything else in the state is small
+and is still pickled, so both tell exactly the changes the full pickle told.
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import pickle
 from typing import Any
 
@@ -21,11 +22,32 @@ _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
 class Fingerprinter:
-    """Digests of a state without its clock; keeps each file's digest while it is unchanged."""
+    """Digests of a state without its clock; keeps each file's digest while it is unchanged,
+    and hashes only the log lines written since the last time."""
 
     def __init__(self) -> None:
         self._digests: dict[str, tuple[bytes, bytes]] = {}
         """path -> (the content it was computed for, its digest)."""
+        self._log: tuple | None = None
+        """(the entries deque, how many were hashed, the first and the last of them, the
+        running hash): log entries are immutable and only appended, popped at the end or
+        cleared, so an unchanged first and n-th entry mean the first n are unchanged."""
+
+    def _log_digest(self, logs: Any) -> bytes:
+        entries = logs.entries
+        n = len(entries)
+        cached = self._log
+        if (cached is not None and cached[0] is entries and 0 < cached[1] <= n
+                and entries[0] is cached[2] and entries[cached[1] - 1] is cached[3]):
+            running, start = cached[4].copy(), cached[1]
+        else:
+            running, start = hashlib.blake2b(digest_size=16), 0
+        if start < n:
+            fresh = [(e.time_ms, e.pid, e.tid, e.priority, e.tag, e.message, e.buffer)
+                     for e in itertools.islice(entries, start, None)]
+            running.update(pickle.dumps(fresh, protocol=_PROTOCOL))
+        self._log = (entries, n, entries[0], entries[-1], running) if n else None
+        return running.digest() + pickle.dumps((logs.capacity, logs.serial, entries.maxlen))
 
     def _file_digest(self, path: str, data: bytes) -> bytes:
         cached = self._digests.get(path)
@@ -44,7 +66,9 @@ class Fingerprinter:
         shallow = copy.copy(state)
         shallow.clock = None  # type: ignore[assignment]
         shallow.vfs = None  # type: ignore[assignment]
-        blob = pickle.dumps((shallow, files, vfs.dirs), protocol=_PROTOCOL)
+        shallow.logs = None  # type: ignore[assignment]
+        blob = pickle.dumps((shallow, files, vfs.dirs, self._log_digest(state.logs)),
+                            protocol=_PROTOCOL)
         return hashlib.blake2b(blob, digest_size=16).digest()
 
 
