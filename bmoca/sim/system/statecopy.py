@@ -42,10 +42,9 @@ class Fingerprinter:
             running, start = cached[4].copy(), cached[1]
         else:
             running, start = hashlib.blake2b(digest_size=16), 0
-        if start < n:
-            fresh = [(e.time_ms, e.pid, e.tid, e.priority, e.tag, e.message, e.buffer)
-                     for e in itertools.islice(entries, start, None)]
-            running.update(pickle.dumps(fresh, protocol=_PROTOCOL))
+        for e in itertools.islice(entries, start, None):  # one line at a time: the same
+            running.update(pickle.dumps(                     # hash however they were split
+                (e.time_ms, e.pid, e.tid, e.priority, e.tag, e.message, e.buffer), _PROTOCOL))
         self._log = (entries, n, entries[0], entries[-1], running) if n else None
         return running.digest() + pickle.dumps((logs.capacity, logs.serial, entries.maxlen))
 
