@@ -41,15 +41,16 @@ class SimDevice(Device):
         self._epoch = 0
         """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
         self._painted: tuple | None = None
-        """(size, what the windows looked like, state fingerprint, weak reference to the
-        array) of the last paint, while it may be reused (see `screenshot`)."""
+        """(size, what the windows looked like, the state's mark, a weak reference to the
+        array) of the last paint, while it may be reused."""
         self._painter = None
         self._bars: dict = {}
         self._fingerprinter = Fingerprinter()
         self._touches = 0
         """Counts whatever may have changed the state: inputs, changing shell commands,
         pushes, restores, frames built, and every outside use of `system`."""
-        self._fingerprint_memo: tuple[int, bytes] | None = None
+        self._fingerprints: dict[tuple[int, int], bytes] = {}
+        """The last few fingerprints taken, by the mark of the state they were taken at."""
         self._system = SystemServer(SystemState(hardware=self.hardware), installed_apps(), Context)
         self._system.boot(first=True)
 
@@ -69,11 +70,13 @@ class SimDevice(Device):
     def state_fingerprint(self) -> bytes | None:
         """A digest of the system state without its clock (every input advances the clock);
         the last one again while nothing can have changed the state since."""
-        memo = self._fingerprint_memo
-        if memo is not None and memo[0] == self._touches and self.reuse_layout:
-            return memo[1]
-        digest = self._fingerprinter.fingerprint(self._system.state)
-        self._fingerprint_memo = (self._touches, digest)
+        mark = self._mark()
+        digest = self._fingerprints.get(mark) if self.reuse_layout else None
+        if digest is None:
+            digest = self._fingerprinter.fingerprint(self._system.state)
+            if len(self._fingerprints) >= 4:
+                del self._fingerprints[next(iter(self._fingerprints))]
+            self._fingerprints[mark] = digest
         return digest
 
     # -- frames ---------------------------------------------------------------------
@@ -96,13 +99,12 @@ class SimDevice(Device):
             last = self._last_frame if self.reuse_layout else None
             self._last_frame = None
             width, height = self.screen_size()
-            state = None
             if last is not None and not last.reads_clock and (
                     last.day is None or last.day == self._system.state.clock.today()):
-                state = (self._epoch, self.state_fingerprint())
-                if last.state == state:  # nothing but the clock moved: the same windows
+                if self._unchanged_since(last.state):
+                    # nothing but the clock moved: the same windows under today's bars
                     self._frame = with_bars(self._system, last, width, height, self._bars)
-                    self._frame.state = state
+                    self._frame.state = self._mark()
                     return self._frame
             renderer = get_text_renderer()
             locale = self._system.locale
@@ -110,10 +112,25 @@ class SimDevice(Device):
                             lambda text, size, weight: renderer.measure(text, size, weight, locale),
                             self._bars, last)
             self._touches += 1  # building a screen may set up an app's data
-            if not frame.reads_clock and self.reuse_layout:
-                frame.state = (self._epoch, self.state_fingerprint())
+            frame.state = self._mark()
             self._frame = frame
         return self._frame
+
+    def _mark(self) -> tuple[int, int]:
+        """Where the state stands: it cannot have changed while the mark is the same."""
+        return self._epoch, self._touches
+
+    def _unchanged_since(self, mark: tuple[int, int] | None) -> bool:
+        """Whether the state (but the clock) is as it was at `mark`: nothing touched it since,
+        or it has the fingerprint taken then. Only a fingerprint someone took anyway counts
+        (an env takes one after every step): a phone driven without fingerprints spends
+        none on reuse checks."""
+        if mark is None:
+            return False
+        if mark == self._mark():
+            return True
+        then = self._fingerprints.get(mark)
+        return then is not None and then == self.state_fingerprint()
 
     # -- screen ---------------------------------------------------------------------
     def screen_size(self) -> tuple[int, int]:
@@ -141,15 +158,14 @@ class SimDevice(Device):
                  for w in frame.windows]
         painted = self._painted
         if (painted is not None and painted[0] == size and _same_windows(painted[1], looks)
-                and painted[2] == self.state_fingerprint()):
+                and self._unchanged_since(painted[2])):
             array = painted[3]()
             if array is not None:
                 return array
         array = np.asarray(self._painter.paint(self._system, frame, size))
         reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
                                              for w in frame.windows)
-        self._painted = (size, looks, self.state_fingerprint(), weakref.ref(array)) \
-            if reusable else None
+        self._painted = (size, looks, self._mark(), weakref.ref(array)) if reusable else None
         return array
 
     def screenshot_image(self):

@@ -48,7 +48,7 @@ class Frame:
     day: object = None
     """The date the windows showed, when they read only that of the clock."""
     state: tuple | None = None
-    """What the state was when the frame was built (set by the device that built it)."""
+    """Where the state stood when the frame was built (the device's mark of it)."""
 
     @property
     def active(self) -> Window:
