@@ -295,6 +295,14 @@ def main() -> int:
         results[key] = row
         print(f"  {title:<58} {row['value']:>10,.2f} {row['unit']:<11} {goal_text(key, row['value'])}",
               flush=True)
+    rss = {n: results[f"rss_{n}_phones"]["value"] for n in (1, 10, 45, 200)
+           if f"rss_{n}_phones" in results}
+    if 45 in rss and 200 in rss:  # once the shared render caches are full
+        results["memory_per_phone_45_200"] = {
+            "value": (rss[200] - rss[45]) / 155, "unit": "MB",
+            "title": "memory per extra phone, from 45 to 200 phones (MB)"}
+        print(f"  {results['memory_per_phone_45_200']['title']:<58} "
+              f"{results['memory_per_phone_45_200']['value']:>10,.2f} MB")
     baseline = json.loads(args.baseline.read_text()) if args.baseline.is_file() else {}
     verdicts = compare(results, baseline)
     record = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),

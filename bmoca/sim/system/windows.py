@@ -3,7 +3,7 @@ and input read (a frame is built by `bmoca.sim.frame.compose`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bmoca.sim.system.activity import ActivityRecord
 from bmoca.sim.ui.layout import Layout, ScrollState
@@ -25,12 +25,12 @@ class Window:
     scroll: ScrollState | None = None
     dim: bool = False
     """Darken what is below (an AlertDialog's dim; a popup has none)."""
-    key: tuple | None = None
+    key: tuple | None = field(default=None, repr=False)
     """What the window was laid out from (tree signature, box, display, scroll state): a
     window with the same key looks and dumps the same (see `bmoca.sim.frame`)."""
-    laid_out: View | None = None
+    laid_out: View | None = field(default=None, repr=False)
     """The tree the layout ran on (the dialog's holder; else `root`)."""
-    dumped: str | None = None
+    dumped: str | None = field(default=None, repr=False)
     """The window's uiautomator dump, once made."""
 
 
