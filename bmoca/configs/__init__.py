@@ -20,7 +20,7 @@ import numpy as np
 import yaml
 
 from bmoca.device.config import DeviceConfig, DeviceProfile, HomeLayout
-from bmoca.formats import apps
+from bmoca.formats import apps, yamlload
 from bmoca.formats.locales import SUPPORTED, canonical
 
 __all__ = [
@@ -73,18 +73,23 @@ class _Loader(yaml.SafeLoader):
     """Safe YAML that accepts `[x, y]: label` keys (sequences become tuples)."""
 
 
+class _FastLoader(yamlload.FastSafeLoader):
+    """`_Loader` with libyaml's parser (see `bmoca.formats.yamlload`)."""
+
+
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any]:
     loader.flatten_mapping(node)
     pairs = loader.construct_pairs(node, deep=True)
     return {tuple(k) if isinstance(k, list) else k: v for k, v in pairs}
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+for _loader in (_Loader, _FastLoader):
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def _load_yaml(text: str, source: str) -> Any:
     try:
-        return yaml.load(text, Loader=_Loader)  # a SafeLoader subclass
+        return yamlload.load(text, _FastLoader, _Loader)  # SafeLoader subclasses
     except yaml.YAMLError as exc:
         raise ConfigError(f"{source}: not valid YAML: {exc}") from None
 

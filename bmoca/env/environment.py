@@ -77,6 +77,7 @@ class BmocaEnv(gymnasium.Env):
         self._screen = act.Screen(1, 1)
         self._xml: str | None = None
         self._frame: np.ndarray | None = None
+        self._scaled_last: dict[str, tuple] = {}
         self.steps = self.invalid_actions = 0
         self.success = False
         self._ended: str | None = None
@@ -198,16 +199,31 @@ class BmocaEnv(gymnasium.Env):
         out: dict[str, Any] = {}
         for mode in self.modes:
             if mode == "pixels":
-                out[mode] = obs.resize(self._screenshot(), self.pixels_size)
+                out[mode] = self._scaled(mode, lambda shot: obs.resize(shot, self.pixels_size))
             elif mode == "xml":
                 out[mode] = self._xml
             elif mode == "text":
                 out[mode] = obs.describe(list(elements), width, height, check=self.text_check,
                                          bbox=self.text_bbox)
             elif mode == "som":
-                out[mode] = obs.set_of_marks(self._screenshot(), list(elements), self.som_size)
+                out[mode] = self._scaled(mode, lambda shot: obs.set_of_marks(
+                    shot, list(elements), self.som_size))
         self._last_observation = out
         return out
+
+    def _scaled(self, mode: str, make) -> np.ndarray:
+        """`make(screenshot)`, or a copy of the last one when the device handed back the very
+        same (read-only) screenshot and, for marks, the same hierarchy: a simulated phone
+        does when nothing on screen changed, and scaling a full-size screen was a third of
+        a pixels step."""
+        shot = self._screenshot()
+        last = self._scaled_last.get(mode)
+        if last is not None and last[0] is shot and last[1] == self._xml:
+            return last[2].copy()
+        value = make(shot)
+        if not shot.flags.writeable:  # a writable array may change under the same identity
+            self._scaled_last[mode] = (shot, self._xml, value.copy())
+        return value
 
     def _execute(self, commands: Sequence[act.Command]) -> dict[str, Any]:
         return execute(self.device, commands)

@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-import yaml
-
+from . import yamlload
 from .locales import SUPPORTED, canonical
 
 
@@ -38,7 +37,7 @@ def short_component(package: str, cls: str) -> str:
 
 @cache
 def all_apps() -> tuple[AppInfo, ...]:
-    rows = yaml.safe_load(resources.files(__package__).joinpath("apps.yaml").read_text("utf-8"))
+    rows = yamlload.load(resources.files(__package__).joinpath("apps.yaml").read_text("utf-8"))
     return tuple(AppInfo(**row) for row in rows)
 
 
@@ -63,7 +62,7 @@ def by_package(package: str) -> AppInfo:
 
 @cache
 def _labels() -> dict[str, dict[str, str]]:
-    data = yaml.safe_load(resources.files(__package__).joinpath("app_labels.yaml").read_text("utf-8"))
+    data = yamlload.load(resources.files(__package__).joinpath("app_labels.yaml").read_text("utf-8"))
     return {str(pkg): {canonical(loc): str(text) for loc, text in (row or {}).items()}
             for pkg, row in (data or {}).items()}
 

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-import yaml
-
+from bmoca.formats import yamlload
 from bmoca.formats.locales import SUPPORTED, canonical
 
 DAY_KEYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -40,7 +39,7 @@ class WeekNames:
 def _table() -> dict[str, WeekNames]:
     text = resources.files("bmoca.formats").joinpath("weekdays.yaml").read_text("utf-8")
     out: dict[str, WeekNames] = {}
-    for locale, entry in yaml.safe_load(text).items():
+    for locale, entry in yamlload.load(text).items():
         names = {k: tuple(str(v) for v in entry[k]) for k in ("full", "short", "narrow")}
         if any(len(v) != 7 for v in names.values()):
             raise ValueError(f"weekdays.yaml: {locale}: every list needs 7 names")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import copy
-import hashlib
 import pickle
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +13,9 @@ from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
 from bmoca.sim.apps.systemui import state as systemui_state
 from bmoca.sim.apps.systemui.app import NAV_KEYS
-from bmoca.sim.frame import compose
+from bmoca.sim.frame import compose, with_bars
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
+from bmoca.sim.system.statecopy import Fingerprinter
 from bmoca.sim.system.windows import Frame
 from bmoca.sim.ui.view import View
 
@@ -25,7 +25,7 @@ FLING_MIN_DP_PER_S = 1000
 
 
 class SimDevice(Device):
-    """A simulated phone. All state is in `self.system.state`; snapshots pickle it."""
+    """A simulated phone. All state is in `self._system.state`; snapshots pickle it."""
 
     def __init__(self, hardware: Hardware | None = None, snapshot_dir: str | Path | None = None,
                  serial: str = "sim-0"):
@@ -37,49 +37,143 @@ class SimDevice(Device):
         self.snapshot_dir = Path(snapshot_dir) if snapshot_dir else None
         self._snapshots: dict[str, bytes] = {}
         self._frame: Frame | None = None
+        self._last_frame: Frame | None = None
+        """The frame before the last input: windows that did not change take its layout."""
+        self._epoch = 0
+        """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
+        self._painted: tuple | None = None
+        """(size, what the windows looked like, the state's mark, a weak reference to the
+        array) of the last paint, while it may be reused."""
         self._painter = None
         self._bars: dict = {}
-        self.system = SystemServer(SystemState(hardware=self.hardware), installed_apps(), Context)
-        self.system.boot(first=True)
+        self._fingerprinter = Fingerprinter()
+        self._touches = 0
+        """Counts whatever may have changed the state: inputs, changing shell commands,
+        pushes, restores, frames built, and every outside use of `system`."""
+        self._fingerprints: dict[tuple[int, int], bytes] = {}
+        """The last few fingerprints taken, by the mark of the state they were taken at."""
+        self._system = SystemServer(SystemState(hardware=self.hardware), installed_apps(), Context)
+        self._system.boot(first=True)
+
+    # -- state ----------------------------------------------------------------------
+    @property
+    def system(self) -> SystemServer:
+        """The system server. Whoever takes it may change the state behind the phone's
+        back, so taking it forgets the state's last fingerprint."""
+        self._touches += 1
+        return self._system
+
+    @property
+    def server(self) -> SystemServer:
+        """The system server for the phone's own shell, which reports what it changes."""
+        return self._system
+
+    def state_fingerprint(self) -> bytes | None:
+        """A digest of the system state without its clock (every input advances the clock);
+        the last one again while nothing can have changed the state since."""
+        mark = self._mark()
+        digest = self._fingerprints.get(mark) if self.reuse_layout else None
+        if digest is None:
+            digest = self._fingerprinter.fingerprint(self._system.state)
+            if len(self._fingerprints) >= 4:
+                del self._fingerprints[next(iter(self._fingerprints))]
+            self._fingerprints[mark] = digest
+        return digest
 
     # -- frames ---------------------------------------------------------------------
+    reuse_layout = True
+    """Take a window's previous layout, dump and screenshot when its tree is unchanged
+    (False builds every frame from scratch: the reference the tests compare against)."""
+
     def _invalidate(self) -> None:
+        self._touches += 1
+        if self._frame is not None:
+            self._last_frame = self._frame
         self._frame = None
-        self.system.note_ime_focus()
+        self._system.note_ime_focus()
 
     @property
     def frame(self) -> Frame:
         if self._frame is None:
             from bmoca.sim.render.text import get_text_renderer
 
-            renderer = get_text_renderer()
-            locale = self.system.locale
+            last = self._last_frame if self.reuse_layout else None
+            self._last_frame = None
             width, height = self.screen_size()
-            self._frame = compose(self.system, width, height,
-                                  lambda text, size, weight: renderer.measure(text, size, weight, locale),
-                                  self._bars)
+            if last is not None and not last.reads_clock and (
+                    last.day is None or last.day == self._system.state.clock.today()):
+                if self._unchanged_since(last.state):
+                    # nothing but the clock moved: the same windows under today's bars
+                    self._frame = with_bars(self._system, last, width, height, self._bars)
+                    self._frame.state = self._mark()
+                    return self._frame
+            renderer = get_text_renderer()
+            locale = self._system.locale
+            frame = compose(self._system, width, height,
+                            lambda text, size, weight: renderer.measure(text, size, weight, locale),
+                            self._bars, last)
+            self._touches += 1  # building a screen may set up an app's data
+            frame.state = self._mark()
+            self._frame = frame
         return self._frame
+
+    def _mark(self) -> tuple[int, int]:
+        """Where the state stands: it cannot have changed while the mark is the same."""
+        return self._epoch, self._touches
+
+    def _unchanged_since(self, mark: tuple[int, int] | None) -> bool:
+        """Whether the state (but the clock) is as it was at `mark`: nothing touched it since,
+        or it has the fingerprint taken then. Only a fingerprint someone took anyway counts
+        (an env takes one after every step): a phone driven without fingerprints spends
+        none on reuse checks."""
+        if mark is None:
+            return False
+        if mark == self._mark():
+            return True
+        then = self._fingerprints.get(mark)
+        return then is not None and then == self.state_fingerprint()
 
     # -- screen ---------------------------------------------------------------------
     def screen_size(self) -> tuple[int, int]:
-        return self.system.screen_px()
+        return self._system.screen_px()
 
     def dump_hierarchy(self) -> str:
         from bmoca.sim.ui.dump import dump
 
         window = self.frame.active
-        return dump(window.root, window.package)
+        if window.dumped is None:
+            window.dumped = dump(window.root, window.package)
+        return window.dumped
 
     def screenshot(self) -> np.ndarray:
-        return np.asarray(self.screenshot_image())
-
-    def screenshot_image(self):
-        """The screen as a PIL image (RGB)."""
+        """The screen as a read-only (H, W, 3) array: the same array again while nothing on
+        the screen has changed and someone still holds it (the phone keeps only a weak
+        reference, so an idle phone holds no screen in memory)."""
         if self._painter is None:
             from bmoca.sim.render.painter import Painter
 
             self._painter = Painter()
-        return self._painter.paint(self.system, self.frame, self.screen_size())
+        frame = self.frame
+        size = self.screen_size()
+        looks = [(w.kind, w.key, w.box, w.dim, w.package) if w.key is not None else w
+                 for w in frame.windows]
+        painted = self._painted
+        if (painted is not None and painted[0] == size and _same_windows(painted[1], looks)
+                and self._unchanged_since(painted[2])):
+            array = painted[3]()
+            if array is not None:
+                return array
+        array = np.asarray(self._painter.paint(self._system, frame, size))
+        reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
+                                             for w in frame.windows)
+        self._painted = (size, looks, self._mark(), weakref.ref(array)) if reusable else None
+        return array
+
+    def screenshot_image(self):
+        """The screen as a PIL image (RGB), the caller's own."""
+        from PIL import Image
+
+        return Image.fromarray(self.screenshot()).copy()
 
     # -- input ----------------------------------------------------------------------
     def _check_point(self, x: int, y: int) -> tuple[int, int]:
@@ -94,7 +188,7 @@ class SimDevice(Device):
 
     def tap(self, x: int, y: int) -> None:
         x, y = self._check_point(x, y)
-        self.system.state.clock.advance(100)
+        self._system.state.clock.advance(100)
         self._dispatch_tap(x, y, long=False)
         self._invalidate()
 
@@ -103,7 +197,7 @@ class SimDevice(Device):
         x2, y2 = self._check_point(x2, y2)
         if duration_ms < 0:
             raise InvalidInput(f"duration must be >= 0 ms, got {duration_ms}")
-        self.system.state.clock.advance(100 + int(duration_ms))
+        self._system.state.clock.advance(100 + int(duration_ms))
         slop = self.frame.layout.px(TOUCH_SLOP_DP)
         if abs(x2 - x1) <= slop and abs(y2 - y1) <= slop:
             self._dispatch_tap(x1, y1, long=duration_ms >= LONG_PRESS_MS)
@@ -113,7 +207,7 @@ class SimDevice(Device):
 
     def press(self, key: str | Key) -> None:
         key = Key.parse(key)
-        self.system.state.clock.advance(100)
+        self._system.state.clock.advance(100)
         self._dispatch_key(key)
         self._invalidate()
 
@@ -125,14 +219,14 @@ class SimDevice(Device):
             raise InvalidInput(
                 "the keyboard cannot type " + ", ".join(repr(c) for c in bad)
                 + " (input text takes printable ASCII only, as on a device)")
-        self.system.state.clock.advance(100 + 20 * len(text))
+        self._system.state.clock.advance(100 + 20 * len(text))
         focused = self.frame.focused
         if self.frame.window("shade") is not None:
             pass  # the shade has the input focus, and no text field
         elif focused is not None and text:
             focused.on_text(focused.text + text)
         elif text and not self._dialog_shown():
-            record = self.system.am.top_record()
+            record = self._system.am.top_record()
             if record is not None:
                 ctx = self._context()
                 for char in text:  # one key event per character, as Input.sendText does
@@ -145,8 +239,8 @@ class SimDevice(Device):
 
     # -- dispatch ---------------------------------------------------------------------
     def _context(self) -> Context:
-        record = self.system.am.top_record()
-        return Context(self.system, record.package, record)
+        record = self._system.am.top_record()
+        return Context(self._system, record.package, record)
 
     def _dispatch_tap(self, x: int, y: int, long: bool) -> None:
         frame = self.frame
@@ -294,7 +388,7 @@ class SimDevice(Device):
         return int(distance * factor)
 
     def _dispatch_key(self, key: Key) -> None:
-        system = self.system
+        system = self._system
         record = system.am.top_record()
         ctx = self._context()
         focused = self.frame.focused
@@ -363,7 +457,7 @@ class SimDevice(Device):
         from bmoca.sim.system.vfs import FsError
 
         try:
-            return self.system.state.vfs.read(path)
+            return self._system.state.vfs.read(path)
         except FsError as exc:
             raise DeviceError(f"remote object '{path}' does not exist: {exc}") from None
 
@@ -372,7 +466,7 @@ class SimDevice(Device):
         from bmoca.sim.system.vfs import FsError
 
         try:
-            self.system.state.vfs.write(path, data)
+            self._system.state.vfs.write(path, data)
         except FsError as exc:
             raise DeviceError(f"failed to push to '{path}': {exc}") from None
         self._invalidate()
@@ -380,26 +474,22 @@ class SimDevice(Device):
     # -- lifecycle ---------------------------------------------------------------------
     def restart_framework(self) -> None:
         """What `setprop ctl.restart zygote` does: apps restart, locale and files are re-read."""
-        self.system.boot(first=False)
+        self._system.boot(first=False)
+        self._epoch += 1
         self._invalidate()
 
     # -- snapshots ---------------------------------------------------------------------
     def snapshot_bytes(self) -> bytes:
-        return pickle.dumps(self.system.state, protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(self._system.state, protocol=pickle.HIGHEST_PROTOCOL)
 
     def restore_bytes(self, blob: bytes) -> None:
         state = pickle.loads(blob)
         if not isinstance(state, SystemState):
             raise InvalidInput("not a bmoca device snapshot")
-        self.system = SystemServer(state, self.system.apps, Context)
+        self._system = SystemServer(state, self._system.apps, Context)
         self.hardware = state.hardware
+        self._epoch += 1
         self._invalidate()
-
-    def state_fingerprint(self) -> bytes | None:
-        """The pickled system state without its clock (every input advances the clock)."""
-        state = copy.copy(self.system.state)
-        state.clock = None
-        return hashlib.blake2b(pickle.dumps(state), digest_size=16).digest()
 
     def snapshot_save(self, name: str) -> None:
         blob = self.snapshot_bytes()
@@ -428,6 +518,12 @@ class SimDevice(Device):
         if self.snapshot_dir is not None and self.snapshot_dir.is_dir():
             names |= {p.stem for p in self.snapshot_dir.glob("*.snapshot")}
         return sorted(names)
+
+
+def _same_windows(a: list, b: list) -> bool:
+    """Window by window: equal keys, or the very same (cached system bar) window."""
+    return len(a) == len(b) and all(x is y or (isinstance(x, tuple) and x == y)
+                                    for x, y in zip(a, b, strict=True))
 
 
 def hit_test(root: View, x: int, y: int, want=None) -> View | None:

@@ -2,6 +2,8 @@
 
 Built lazily after any input and reused by every read until the next change, so a
 step that dumps the hierarchy and takes a screenshot builds the view trees once. The
+trees are built again after every input, but a window whose tree is the same as before
+(most inputs change nothing on screen) takes the previous layout instead of a new one. The
 frame's shape (`Frame`, `Window`) lives in `bmoca.sim.system.windows`, below the apps and
 the renderer that read it.
 """
@@ -10,22 +12,57 @@ from __future__ import annotations
 
 from bmoca.sim.apps.base import Context
 from bmoca.sim.system.activity import ActivityRecord
+from bmoca.sim.system.clock import ClockWatch
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
 from bmoca.sim.system.windows import IME_PACKAGE, NAV_BAR_DP, STATUS_BAR_DP, Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
+from bmoca.sim.ui.signature import signature, transplant
 from bmoca.sim.ui.theme import is_dark
-from bmoca.sim.ui.view import MATCH, View, frame
+from bmoca.sim.ui.view import MATCH, Box, View, frame
 
 
 def compose(system: SystemServer, width: int, height: int, measure,
-            bars_cache: dict | None = None) -> Frame:
-    from bmoca.sim.apps.keyboard import app as keyboard
-
+            bars_cache: dict | None = None, previous: Frame | None = None) -> Frame:
+    """The frame for the state as it is; windows whose built tree is the same as in
+    `previous` (same signature, box, display and scroll state) take its layout."""
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
     layout = Layout(system.density, system.font_scale, rtl, measure)
+    display = (system.density, system.font_scale, rtl, system.locale)
+    before = {w.kind: w for w in previous.windows} if previous is not None else {}
+
+    def place(kind: str, tree: View, box: Box, offsets: ScrollState, focus: str | None,
+              **window) -> Window:
+        """The window of `kind`, laid out, or with the layout and dump of the one before."""
+        previous = before.get(kind)
+        key = (signature(tree), box, (display, focus), _scroll_key(offsets))
+        if previous is not None and previous.key == key:
+            transplant(previous.laid_out, tree)
+            dumped = previous.dumped if previous.package == window["package"] else None
+        else:
+            layout.run(tree, box, offsets)
+            key, dumped = key[:3] + (_scroll_key(offsets),), None  # extents as laid out
+        window.setdefault("root", tree)
+        window.setdefault("scroll", offsets)
+        return Window(kind, box=box, key=key, laid_out=tree, dumped=dumped, **window)
+
     sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
     record = system.am.top_record()
     assert record is not None, "no foreground activity"
+    watch = ClockWatch(system.state.clock)
+    system.state.clock = watch  # type: ignore[assignment]
+    try:
+        windows, focused = _app_windows(system, record, layout, width, height, sb, nb, place)
+    finally:
+        system.state.clock = watch.clock
+    frame_ = Frame(windows, layout, focused, sb, nb, reads_clock=watch.read, day=watch.day)
+    return with_bars(system, frame_, width, height, bars_cache)
+
+
+def _app_windows(system: SystemServer, record: ActivityRecord, layout: Layout, width: int,
+                 height: int, sb: int, nb: int, place) -> tuple[list[Window], View | None]:
+    """The app's window, its dialog and the keyboard, built and placed."""
+    from bmoca.sim.apps.keyboard import app as keyboard
+
     ctx = Context(system, record.package, record)
     activity = record.activity
     content = activity.build(ctx)
@@ -37,8 +74,8 @@ def compose(system: SystemServer, width: int, height: int, measure,
         root = frame(frame(decor_content, cls="android.widget.LinearLayout",
                            width=MATCH, height=MATCH, padding=_px_to_dp(layout, 0, sb, 0, nb)),
                      width=MATCH, height=MATCH)
-    layout.run(root, (0, 0, width, height), record.scroll)
-    windows = [Window("app", record.package, root, (0, 0, width, height), record, record.scroll)]
+    windows = [place("app", root, (0, 0, width, height), record.scroll, record.focus,
+                     package=record.package, record=record)]
 
     focused = _apply_focus(root, record)
     dialog = activity.dialog(ctx)
@@ -46,26 +83,41 @@ def compose(system: SystemServer, width: int, height: int, measure,
         if not activity.popup_dialog:
             dialog.gravity = "center"
         holder = frame(dialog, width=MATCH, height=MATCH)
-        scroll = ScrollState()
-        layout.run(holder, app_box, scroll)
-        windows.append(Window("dialog", record.package, dialog, dialog.bounds, record, scroll,
-                              dim=not activity.popup_dialog))
+        window = place("dialog", holder, app_box, ScrollState(), record.focus, root=dialog,
+                       package=record.package, record=record, dim=not activity.popup_dialog)
+        window.box = dialog.bounds
+        windows.append(window)
         focused = _apply_focus(dialog, record) or focused
 
     if focused is not None:
         kb_height = int((height - sb - nb) * 0.40)
         kb_box = (0, height - nb - kb_height, width, height - nb)
         kb_root = keyboard.build(Context(system, IME_PACKAGE), focused)
-        layout.run(kb_root, kb_box, ScrollState())
-        windows.append(Window("ime", IME_PACKAGE, kb_root, kb_box))
+        windows.append(place("ime", kb_root, kb_box, ScrollState(), None, package=IME_PACKAGE,
+                             scroll=None))
+    return windows, focused
 
-    windows += _system_bars(system, layout, width, height, _light_surface(system, record),
-                            activity.fullscreen, activity.bar_color,
-                            bars_cache if bars_cache is not None else {})
-    shade = _shade(system, layout, width, height)
+
+def with_bars(system: SystemServer, frame_: Frame, width: int, height: int,
+              bars_cache: dict | None = None) -> Frame:
+    """`frame_`'s app, dialog and keyboard windows under the status and navigation bars and
+    the notification shade as they are now (the clock in the status bar moves on while the
+    app stands still)."""
+    record = system.am.top_record()
+    activity = record.activity
+    windows = [w for w in frame_.windows if not w.kind.endswith("_bar") and w.kind != "shade"]
+    windows += _system_bars(system, frame_.layout, width, height,
+                            _light_surface(system, record), activity.fullscreen,
+                            activity.bar_color, bars_cache if bars_cache is not None else {})
+    shade = _shade(system, frame_.layout, width, height)
     if shade is not None:
         windows.append(shade)
-    return Frame(windows, layout, focused, sb, nb)
+    return Frame(windows, frame_.layout, frame_.focused, frame_.status_bar_px,
+                 frame_.nav_bar_px, reads_clock=frame_.reads_clock, day=frame_.day)
+
+
+def _scroll_key(scroll: ScrollState) -> tuple:
+    return tuple(sorted(scroll.offsets.items())), tuple(sorted(scroll.extents.items()))
 
 
 def _shade(system: SystemServer, layout: Layout, width: int, height: int) -> Window | None:

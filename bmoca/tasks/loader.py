@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from bmoca.formats import yamlload
 from bmoca.tasks import experts
 from bmoca.tasks.detectors import DetectorError, parse
 from bmoca.tasks.spec import CATEGORIES, SetupStep, Task, TaskError
@@ -25,9 +26,9 @@ SETUP_KINDS = {
 }
 
 
-class _YamlLoader(yaml.SafeLoader):
-    """SafeLoader that leaves an impossible date (2024-13-01) a string instead of raising a
-    bare ValueError, so that the field check below reports it with file, task and field."""
+class _Dates:
+    """A safe loader that leaves an impossible date (2024-13-01) a string instead of raising
+    a bare ValueError, so that the field check below reports it with file, task and field."""
 
     def construct_yaml_timestamp(self, node):
         try:
@@ -36,13 +37,22 @@ class _YamlLoader(yaml.SafeLoader):
             return self.construct_scalar(node)
 
 
-_YamlLoader.add_constructor("tag:yaml.org,2002:timestamp", _YamlLoader.construct_yaml_timestamp)
+class _YamlLoader(_Dates, yaml.SafeLoader):
+    """The pure-Python parser (its errors are the ones reported)."""
+
+
+class _FastYamlLoader(_Dates, yamlload.FastSafeLoader):
+    """libyaml's parser, where PyYAML has it (see `bmoca.formats.yamlload`)."""
+
+
+for _loader in (_YamlLoader, _FastYamlLoader):
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _Dates.construct_yaml_timestamp)
 
 
 def load_file(path: str | Path) -> list[Task]:
     path = Path(path)
     try:
-        data = yaml.load(path.read_text("utf-8"), Loader=_YamlLoader)  # a SafeLoader
+        data = yamlload.load(path.read_text("utf-8"), _FastYamlLoader, _YamlLoader)
     except (OSError, yaml.YAMLError) as exc:
         raise TaskError(f"{path}: cannot read task file: {exc}") from None
     if not isinstance(data, list):

@@ -155,6 +155,11 @@ class Context:
     def now(self) -> dt.datetime:
         return self.system.state.clock.datetime()
 
+    def today(self) -> dt.date:
+        """The date: a screen that shows no time of day reads this, not `now`, and is
+        then not rebuilt while only the time moves on."""
+        return self.system.state.clock.today()
+
     # -- state --------------------------------------------------------------------
     @property
     def data(self) -> Any:

@@ -15,9 +15,8 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-import yaml
-
 from bmoca.formats import apps as app_table
+from bmoca.formats import yamlload
 from bmoca.formats.locales import SUPPORTED as LOCALES
 from bmoca.formats.locales import canonical, is_rtl
 
@@ -62,7 +61,7 @@ def _table(locale: str) -> dict[str, str]:
     for path in paths:
         if not path.is_file():
             continue
-        data = yaml.safe_load(path.read_text("utf-8")) or {}
+        data = yamlload.load(path.read_text("utf-8")) or {}
         for key, value in data.items():
             if str(key) in table:
                 raise ValueError(f"string {key!r} defined twice for {locale} ({path})")

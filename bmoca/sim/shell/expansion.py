@@ -25,6 +25,10 @@ def dq_quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:=@%+,-]+")
+"""Words made only of these are their own single field (most words detectors send)."""
+
+
 class WordExpansion:
     """The expansion half of a session: needs `env`, `status`, `vfs`, `path()` and
     `_run_text()` from the class it is mixed into."""
@@ -35,6 +39,8 @@ class WordExpansion:
 
     def _expand_word(self, raw: str) -> list[str]:
         """`$...`, backticks and `~` expanded, then quotes removed and fields split by shlex."""
+        if _PLAIN_WORD.fullmatch(raw):  # nothing to expand, unquote, split or glob
+            return [raw]
         if raw == "~" or raw.startswith("~/"):
             raw = self.env.get("HOME", "/").rstrip("/") + raw[1:] or "/"
         pieces: list[str] = []

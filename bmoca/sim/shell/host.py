@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 
 class Phone(Protocol):
-    system: SystemServer
+    @property
+    def server(self) -> SystemServer: ...
 
     @property
     def frame(self) -> Frame: ...

@@ -9,10 +9,10 @@ themselves are in `commands/`; a `Session` runs whatever table of them it is giv
 
 from __future__ import annotations
 
-import copy
 import pickle
 import posixpath
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from bmoca.device.contract import InvalidInput
@@ -22,8 +22,9 @@ from bmoca.sim.shell.expansion import ASSIGNMENT, WordExpansion
 from bmoca.sim.shell.helpers import reason
 from bmoca.sim.shell.lexer import lex
 from bmoca.sim.shell.parser import Command, Script, parse
-from bmoca.sim.shell.tools import READ_ONLY, SHELL_ONLY
+from bmoca.sim.shell.tools import SHELL_ONLY, reads_only
 from bmoca.sim.system.settings import uri
+from bmoca.sim.system.statecopy import Checkpoint
 from bmoca.sim.system.vfs import FsError, normalize
 
 if TYPE_CHECKING:
@@ -59,11 +60,11 @@ class Session(WordExpansion):
 
     @property
     def system(self) -> SystemServer:
-        return self.device.system
+        return self.device.server  # what a command changes, `run` reports
 
     @property
     def vfs(self) -> VirtualFS:
-        return self.device.system.state.vfs
+        return self.device.server.state.vfs
 
     def run(self, cmd: str) -> tuple[str, int, bool]:
         """Run one command line as `adb shell CMD` does (stdout and stderr merged, in
@@ -86,7 +87,7 @@ class Session(WordExpansion):
     def _run_text(self, text: str, stdin: str) -> tuple[list[tuple[int, str]], int]:
         if self.depth >= MAX_DEPTH:
             raise ShellError(f"{SH}: too many nested shells", 1)
-        script = parse(lex(text))
+        script = _parsed(text)
         self.depth += 1
         try:
             return self._run_script(script, stdin)
@@ -234,8 +235,8 @@ class Session(WordExpansion):
             io.err(f"{SH}: {name}: inaccessible or not found\n")
             return 127
         base = posixpath.basename(name)
-        guard = base not in READ_ONLY
-        before = self._state_blob() if guard else None
+        guard = not reads_only(base, argv[1:])
+        before = Checkpoint(self.system.state) if guard else None
         log_serial = self.system.state.logs.serial
         try:
             return int(handler(self, argv[1:], io) or 0)
@@ -255,22 +256,15 @@ class Session(WordExpansion):
             return 255
         finally:
             if before is not None and not self.changed:
-                self.changed = self._state_blob() != before
+                self.changed = before.changed(self.system.state)
 
-    def _state_blob(self) -> bytes:
-        """The device state without its log buffers (which can be large and draw nothing)."""
-        shallow = copy.copy(self.system.state)
-        shallow.logs = None  # type: ignore[assignment]
-        return pickle.dumps(shallow, protocol=pickle.HIGHEST_PROTOCOL)
-
-    def _restore(self, blob: bytes, log_serial: int) -> None:
+    def _restore(self, before: Checkpoint, log_serial: int) -> None:
         """Put the state back as it was before a command that failed half-way."""
         logs = self.system.state.logs
         for _ in range(min(logs.serial - log_serial, len(logs.entries))):
             logs.entries.pop()
         logs.serial = min(logs.serial, log_serial)
-        state = pickle.loads(blob)
-        state.logs = logs
+        state = before.restore(logs)
         self.device.restore_bytes(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
     def handler(self, name: str) -> Tool | None:
@@ -336,3 +330,10 @@ class Session(WordExpansion):
         night = " night" if self.system.night_mode else ""
         return (f"{{{self.system.font_scale!r} 310mcc260mnc [{locale}] {direction} sw{sw}dp "
                 f"w{w_dp}dp h{h_dp}dp {density}dpi nrml long port{night} finished}}")
+
+
+@lru_cache(maxsize=512)
+def _parsed(text: str) -> Script:
+    """A command line parsed once: detectors send the same few lines at every step
+    (the script is only read when it runs; a syntax error is raised again each time)."""
+    return parse(lex(text))

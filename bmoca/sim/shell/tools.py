@@ -19,3 +19,20 @@ READ_ONLY = frozenset({
     "sh", "su", "toybox", "exec", "sync",
 })
 """Commands that never change device state (or only run others, which guard themselves)."""
+
+
+def reads_only(name: str, args: list[str]) -> bool:
+    """Whether a command line changes nothing the state guard watches (the log buffers
+    are not watched): the READ_ONLY commands, and the read forms of the commands detectors
+    send every step (`logcat -d` without a file to write, `settings get|list`,
+    `media volume` without `--set`/`--adj`), which need no checkpoint either."""
+    if name in READ_ONLY:
+        return True
+    if name == "logcat":  # only -f/--file writes outside the log buffers
+        return not any(a.startswith("--f") or (a.startswith("-") and not a.startswith("--")
+                                                and "f" in a) for a in args)
+    if name == "settings":
+        return bool(args) and args[0].lower() in ("get", "list")
+    if name == "media":
+        return args[:1] == ["volume"] and "--set" not in args and "--adj" not in args
+    return False

@@ -24,6 +24,10 @@ class VirtualClock:
     def datetime(self) -> dt.datetime:
         return dt.datetime.fromtimestamp(self.now_ms / 1000, tz=dt.UTC)
 
+    def today(self) -> dt.date:
+        """The date alone (what a screen that shows no time of day reads)."""
+        return self.datetime().date()
+
 
 def toybox_date_string(moment: dt.datetime) -> str:
     """`date` output: `Wed Jan 17 10:00:00 GMT 2024`, the day space-padded (`Jan  1`)."""
@@ -48,3 +52,32 @@ def parse_toybox_set(arg: str, now: dt.datetime) -> dt.datetime:
     elif len(arg) == 12:
         year = int(arg[8:12])
     return dt.datetime(year, month, day, hour, minute, seconds, tzinfo=dt.UTC)
+
+
+class ClockWatch:
+    """Stands in for the clock while screens are built and notes whether anything read it:
+    a screen built without reading the clock is the same screen a moment later."""
+
+    __slots__ = ("clock", "read", "day")
+
+    def __init__(self, clock: VirtualClock):
+        object.__setattr__(self, "clock", clock)
+        object.__setattr__(self, "read", False)
+        object.__setattr__(self, "day", None)
+        """The date, when a screen read only that (the screen holds until midnight)."""
+
+    def today(self) -> dt.date:
+        day = self.clock.today()
+        object.__setattr__(self, "day", day)
+        return day
+
+    def __getattr__(self, name: str):
+        object.__setattr__(self, "read", True)
+        return getattr(self.clock, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        object.__setattr__(self, "read", True)
+        setattr(self.clock, name, value)
+
+    def __reduce__(self):
+        raise TypeError("a ClockWatch stands in for the clock only while a frame is built")

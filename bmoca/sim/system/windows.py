@@ -3,7 +3,7 @@ and input read (a frame is built by `bmoca.sim.frame.compose`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bmoca.sim.system.activity import ActivityRecord
 from bmoca.sim.ui.layout import Layout, ScrollState
@@ -25,6 +25,13 @@ class Window:
     scroll: ScrollState | None = None
     dim: bool = False
     """Darken what is below (an AlertDialog's dim; a popup has none)."""
+    key: tuple | None = field(default=None, repr=False)
+    """What the window was laid out from (tree signature, box, display, scroll state): a
+    window with the same key looks and dumps the same (see `bmoca.sim.frame`)."""
+    laid_out: View | None = field(default=None, repr=False)
+    """The tree the layout ran on (the dialog's holder; else `root`)."""
+    dumped: str | None = field(default=None, repr=False)
+    """The window's uiautomator dump, once made."""
 
 
 @dataclass
@@ -35,6 +42,13 @@ class Frame:
     focused: View | None
     status_bar_px: int
     nav_bar_px: int
+    reads_clock: bool = True
+    """Whether building the app, dialog or keyboard window read the clock (the bars'
+    clock is apart): if not, the same state draws the same windows a moment later."""
+    day: object = None
+    """The date the windows showed, when they read only that of the clock."""
+    state: tuple | None = None
+    """Where the state stood when the frame was built (the device's mark of it)."""
 
     @property
     def active(self) -> Window:

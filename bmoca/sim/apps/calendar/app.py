@@ -30,7 +30,7 @@ class AllInOneActivity(Activity):
         bg, fg, dim = (((32, 33, 36), (232, 234, 237), (154, 160, 166)) if dark else
                        ((255, 255, 255), (60, 64, 67), (112, 117, 122)))
         accent = (138, 180, 248) if dark else (26, 115, 232)
-        today = ctx.now().date()
+        today = ctx.today()
         months = ctx.t("calendar.months").split(",")
         days = ctx.t("calendar.weekdays").split(",")
 

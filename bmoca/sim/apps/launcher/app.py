@@ -139,7 +139,7 @@ class LauncherActivity(Activity):
         )
 
     def _glance(self, ctx: Context, w_dp: float, cell_h: float) -> View:
-        now = ctx.now()
+        now = ctx.today()
         date = ctx.t("format.glance_date", weekday=ctx.t(f"date.weekday.{now.weekday()}"),
                      month=ctx.t(f"date.month_short.{now.month}"), day=now.day)
         return frame(

@@ -1,0 +1,104 @@
+"""Cheap fingerprints and checkpoints of the system state.
+
+Pickling the whole `SystemState` (about 340 KB, nearly all of it file bytes) twice per
+shell command and twice per env step was a third of an XML step. File contents are
+immutable `bytes`, so a file that is the same object as last time needs neither copying
+nor hashing again: a checkpoint keeps references to them, and a fingerprint hashes each
+file once per new content and each log line once. Everything else in the state is small
+and is still pickled, so both tell exactly the changes the full pickle told.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import pickle
+from typing import Any
+
+from bmoca.sim.system.server import SystemState
+
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+
+class Fingerprinter:
+    """Digests of a state without its clock; keeps each file's digest while it is unchanged,
+    and hashes only the log lines written since the last time."""
+
+    def __init__(self) -> None:
+        self._digests: dict[str, tuple[bytes, bytes]] = {}
+        """path -> (the content it was computed for, its digest)."""
+        self._log: tuple | None = None
+        """(the entries deque, how many were hashed, the first and the last of them, the
+        running hash): log entries are immutable and only appended, popped at the end or
+        cleared, so an unchanged first and n-th entry mean the first n are unchanged."""
+
+    def _log_digest(self, logs: Any) -> bytes:
+        entries = logs.entries
+        n = len(entries)
+        cached = self._log
+        if (cached is not None and cached[0] is entries and 0 < cached[1] <= n
+                and entries[0] is cached[2] and entries[cached[1] - 1] is cached[3]):
+            running, start = cached[4].copy(), cached[1]
+        else:
+            running, start = hashlib.blake2b(digest_size=16), 0
+        for e in itertools.islice(entries, start, None):  # one line at a time: the same
+            running.update(pickle.dumps(                     # hash however they were split
+                (e.time_ms, e.pid, e.tid, e.priority, e.tag, e.message, e.buffer), _PROTOCOL))
+        self._log = (entries, n, entries[0], entries[-1], running) if n else None
+        return running.digest() + pickle.dumps((logs.capacity, logs.serial, entries.maxlen))
+
+    def _file_digest(self, path: str, data: bytes) -> bytes:
+        cached = self._digests.get(path)
+        if cached is not None and cached[0] is data:
+            return cached[1]
+        digest = hashlib.blake2b(data, digest_size=16).digest()
+        self._digests[path] = (data, digest)
+        return digest
+
+    def fingerprint(self, state: SystemState) -> bytes:
+        """A digest of everything in `state` but the clock (every input advances it)."""
+        vfs = state.vfs
+        files = [(path, self._file_digest(path, data)) for path, data in vfs.files.items()]
+        if len(self._digests) > 2 * len(files) + 64:  # forget deleted files' contents
+            self._digests = {p: self._digests[p] for p in vfs.files if p in self._digests}
+        shallow = copy.copy(state)
+        shallow.clock = None  # type: ignore[assignment]
+        shallow.vfs = None  # type: ignore[assignment]
+        shallow.logs = None  # type: ignore[assignment]
+        blob = pickle.dumps((shallow, files, vfs.dirs, self._log_digest(state.logs)),
+                            protocol=_PROTOCOL)
+        return hashlib.blake2b(blob, digest_size=16).digest()
+
+
+class Checkpoint:
+    """The state without its log buffers, as it was, to tell whether a command changed it
+    and to put it back after a command that failed half-way."""
+
+    def __init__(self, state: SystemState):
+        self._blob = _without_files_and_logs(state)
+        self._files = list(state.vfs.files.items())
+        self._dirs = set(state.vfs.dirs)
+
+    def changed(self, state: SystemState) -> bool:
+        vfs = state.vfs
+        return (_without_files_and_logs(state) != self._blob
+                or list(vfs.files.items()) != self._files or vfs.dirs != self._dirs)
+
+    def restore(self, logs: Any) -> SystemState:
+        """A state as it was at the checkpoint, with today's `logs`."""
+        state = pickle.loads(self._blob)
+        state.logs = logs
+        state.vfs = copy.copy(state.vfs)
+        state.vfs.files = dict(self._files)
+        state.vfs.dirs = set(self._dirs)
+        return state
+
+
+def _without_files_and_logs(state: SystemState) -> bytes:
+    shallow = copy.copy(state)
+    shallow.logs = None  # type: ignore[assignment]
+    vfs = copy.copy(state.vfs)
+    vfs.files, vfs.dirs = {}, set()
+    shallow.vfs = vfs
+    return pickle.dumps(shallow, protocol=_PROTOCOL)

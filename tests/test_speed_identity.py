@@ -1,0 +1,268 @@
+"""The speed-ups change no output: every reuse path is compared, byte for byte, with the
+path that builds everything from scratch (`SimDevice.reuse_layout = False`, the pure-Python
+YAML parser, a full pickle of the state), along expert and random episodes."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import pickle
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+import bmoca
+from bmoca import configs, tasks
+from bmoca.agents import ExpertAgent, RandomAgent
+from bmoca.configs import _FastLoader, _Loader
+from bmoca.device import connect
+from bmoca.env import DevicePool
+from bmoca.formats import yamlload
+from bmoca.sim.system.statecopy import Checkpoint, Fingerprinter
+from bmoca.tasks.loader import _FastYamlLoader, _YamlLoader
+
+PACKAGE = Path(str(resources.files("bmoca")))
+
+
+# -- YAML ---------------------------------------------------------------------------------
+
+def test_the_c_parser_is_there_to_be_used():
+    assert yamlload.FastSafeLoader is yaml.CSafeLoader, "PyYAML without libyaml: cold start slow"
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.yaml")), ids=lambda p: p.name)
+def test_every_data_file_parses_to_the_same_objects(path):
+    text = path.read_text("utf-8")
+    fast, slow = {"configs": (_FastLoader, _Loader), "tasks": (_FastYamlLoader, _YamlLoader)}.get(
+        path.parent.parent.name if path.parent.name == "data" else "",
+        (yamlload.FastSafeLoader, yaml.SafeLoader))
+    assert yamlload.load(text, fast, slow) == yaml.load(text, Loader=slow)  # noqa: S506
+
+
+def test_a_yaml_error_reads_as_the_pure_python_parser_words_it():
+    bad = "a: [1, 2\nb: 3\n"
+    with pytest.raises(yaml.YAMLError) as reference:
+        yaml.load(bad, Loader=yaml.SafeLoader)  # noqa: S506
+    with pytest.raises(yaml.YAMLError) as ours:
+        yamlload.load(bad)
+    assert str(ours.value) == str(reference.value)
+
+
+# -- state fingerprints and checkpoints ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def phone():
+    return connect("sim", configs.get("test_env_100"))
+
+
+def _full_pickle_digest(state) -> bytes:
+    shallow = copy.copy(state)
+    shallow.clock = None
+    return hashlib.blake2b(pickle.dumps(shallow), digest_size=16).digest()
+
+
+def test_the_fingerprint_changes_exactly_when_the_full_pickle_does(phone):
+    state = phone.system.state
+    prints = Fingerprinter()
+    first, reference = prints.fingerprint(state), _full_pickle_digest(state)
+    state.clock.advance(5000)
+    assert prints.fingerprint(state) == first and _full_pickle_digest(state) == reference
+    path = "/sdcard/Download/notes.txt"
+    state.vfs.write(path, b"one")
+    after_write = prints.fingerprint(state)
+    assert after_write != first
+    state.vfs.write(path, b"one")  # the same bytes again: a new object, the same state
+    assert prints.fingerprint(state) == after_write
+    state.vfs.write(path, b"two")
+    assert prints.fingerprint(state) not in (first, after_write)
+    state.vfs.remove(path)
+    assert prints.fingerprint(state) == first
+    state.settings.put("system", "screen_brightness", "7")
+    assert prints.fingerprint(state) != first
+
+
+def test_log_lines_count_in_the_fingerprint_as_they_did_in_the_full_pickle(phone):
+    state = phone.system.state
+    running = Fingerprinter()
+    running.fingerprint(state)
+    state.logs.write(state.clock.now_ms, 1, 1, "I", "Test", "one")
+    with_one = running.fingerprint(state)
+    assert with_one == Fingerprinter().fingerprint(state), "incremental = from scratch"
+    state.logs.write(state.clock.now_ms, 1, 1, "I", "Test", "two\nthree")
+    assert running.fingerprint(state) not in (with_one, None)
+    assert running.fingerprint(state) == Fingerprinter().fingerprint(state)
+    for _ in range(2):
+        state.logs.entries.pop()
+    state.logs.serial -= 2
+    assert running.fingerprint(state) == with_one, "the lines taken back: as before"
+    state.logs.clear()
+    assert running.fingerprint(state) == Fingerprinter().fingerprint(state)
+
+
+def test_a_checkpoint_sees_file_and_setting_changes_and_puts_them_back(phone):
+    state = phone.system.state
+    path = "/sdcard/Download/keep.txt"
+    state.vfs.write(path, b"before")
+    brightness = state.settings.get("system", "screen_brightness")
+    point = Checkpoint(state)
+    assert not point.changed(state)
+    state.vfs.write(path, b"after")
+    assert point.changed(state)
+    state.settings.put("system", "screen_brightness", "3")
+    restored = point.restore(state.logs)
+    assert restored.vfs.read(path) == b"before"
+    assert restored.settings.get("system", "screen_brightness") == brightness
+    assert restored.logs is state.logs
+
+
+def test_a_failing_command_rolls_back_a_file_it_wrote(phone, monkeypatch):
+    phone.push(b"original", "/sdcard/Download/x.txt")
+
+    def broken(dark: bool) -> None:
+        phone.system.state.vfs.write("/sdcard/Download/x.txt", b"half-written")
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(phone.system, "set_night_mode", broken)
+    out, code = phone.shell("cmd uimode night yes")
+    assert code == 255 and "internal error" in out
+    assert phone.pull("/sdcard/Download/x.txt") == b"original"
+
+
+# -- frames: layout, dump and screenshot reuse ------------------------------------------
+
+CONFIGS = ("test_env_100", "test_env_109", "train_env_026")
+"""mdpi Arabic (RTL), xxhdpi Chinese in dark theme, the default Pixel 3."""
+TASKS = ("settings/turn_on_airplane_mode", "clock/create_alarm_at_06:30_am",
+         "calculator/input_square_root_of_25_in_Calculator", "phone/call_123-4578")
+"""A switch and a list, the time picker's dial and the keyboard, a keypad, the dialer."""
+
+
+def _episode(task, config: str, agent, seed: int, reuse: bool, step_limit: int | None) -> list:
+    """Every observation, reward, flag and info of an episode, with the full-size dump and
+    screenshot at every step."""
+    pool = DevicePool()
+    device = pool.get(configs.get(config))
+    device.reuse_layout = reuse
+    env = bmoca.make(task, config, device=pool, observation=("pixels", "xml", "text", "som"),
+                     action=agent.action_mode, step_limit=step_limit)
+    obs, _ = env.reset(seed=seed)
+    agent.reset(env.goal, seed=seed)
+    seen = []
+    while True:
+        seen.append((obs, device.dump_hierarchy(), device.screenshot()))
+        obs, reward, terminated, truncated, info = env.step(agent.act(obs))
+        seen.append((reward, terminated, truncated, info))
+        if terminated or truncated:
+            seen.append((obs, device.dump_hierarchy(), device.screenshot()))
+            return seen
+
+
+def _assert_same(a, b, where: str) -> None:
+    if isinstance(a, np.ndarray):
+        assert isinstance(b, np.ndarray) and a.shape == b.shape and a.tobytes() == b.tobytes(), \
+            where
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for key in a:
+            _assert_same(a[key], b[key], f"{where}.{key}")
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _assert_same(x, y, f"{where}[{i}]")
+    else:
+        assert a == b, where
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_expert_episodes_look_and_dump_the_same_with_reuse(config):
+    for task_id in TASKS:
+        task = tasks.get(task_id)
+        fresh = _episode(task, config, ExpertAgent(task), 0, reuse=False, step_limit=None)
+        reused = _episode(task, config, ExpertAgent(task), 0, reuse=True, step_limit=None)
+        _assert_same(fresh, reused, f"{task_id}@{config}")
+        assert fresh[-2][3]["success"], f"the expert should solve {task_id} in {config}"
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_random_episodes_look_and_dump_the_same_with_reuse(config):
+    """Random taps, swipes and keys: inert spots, ends of lists, keys with no handler."""
+    task = tasks.get(TASKS[0])
+    fresh = _episode(task, config, RandomAgent("discrete"), 7, reuse=False, step_limit=30)
+    reused = _episode(task, config, RandomAgent("discrete"), 7, reuse=True, step_limit=30)
+    _assert_same(fresh, reused, config)
+    no_effect = sum(1 for item in reused if len(item) == 4 and item[3].get("no_effect"))
+    assert no_effect, "a random episode should have steps that change nothing"
+
+
+def test_an_unchanged_screen_is_laid_out_once():
+    """The reuse really happens: a tap on an inert spot keeps the layout and the dump."""
+    device = connect("sim", configs.get("test_env_100"))
+    device.shell("am start -n com.android.settings/.Settings")
+    before = device.frame.windows[0]
+    xml = device.dump_hierarchy()
+    width, _ = device.screen_size()
+    device.tap(width // 2, device.frame.status_bar_px // 2)  # the status bar: inert
+    after = device.frame.windows[0]
+    assert after.key == before.key
+    assert device.dump_hierarchy() is xml
+
+
+def _status_clock(device) -> str:
+    bar = device.frame.window("status_bar")
+    return next(v.text for v in bar.root.walk() if ":" in v.text)
+
+
+def test_the_home_screen_stands_while_the_minutes_pass_but_not_past_midnight():
+    device = connect("sim", configs.get("test_env_100"))
+    home = device.frame.windows[0]
+    shown = _status_clock(device)
+    inert = (device.screen_size()[0] // 2, device.frame.status_bar_px // 2)
+    device.state_fingerprint()  # as an env does after every step
+    device.system.state.clock.advance(61_000)
+    device.tap(*inert)
+    assert device.frame.windows[0] is home, "the launcher shows the date only"
+    assert _status_clock(device) != shown, "the status bar's clock moves on"
+    device.state_fingerprint()
+    device.system.state.clock.advance(24 * 3600 * 1000)
+    device.tap(*inert)
+    assert device.frame.windows[0] is not home, "a new day: the date on the home screen"
+
+
+def test_a_running_stopwatch_is_built_again_after_every_input():
+    device = connect("sim", configs.get("test_env_100"))
+    out, code = device.shell("am start -a com.android.deskclock.action.START_STOPWATCH")
+    assert code == 0, out
+    running = device.frame
+    assert running.reads_clock
+    xml = device.dump_hierarchy()
+    device.system.state.clock.advance(1500)
+    device.tap(device.screen_size()[0] // 2, device.frame.status_bar_px // 2)
+    assert device.frame.windows[0] is not running.windows[0]
+    assert device.dump_hierarchy() != xml, "the stopwatch's time moved on"
+
+
+# -- shared_prefs escaping without xml.sax ----------------------------------------------
+
+@pytest.mark.parametrize("text", ["", "plain", "a&b<c>d", 'say "hi"', "it's", "both \" and '",
+                                  "tab\there\nnew\rline", "&amp;", "é中文", ">\"<'&"])
+def test_shared_prefs_escapes_as_the_standard_library_does(text):
+    from xml.sax import saxutils
+
+    from bmoca.formats.shared_prefs import escape, quoteattr
+
+    assert escape(text) == saxutils.escape(text)
+    assert quoteattr(text) == saxutils.quoteattr(text)
+
+
+def test_a_cold_start_does_not_import_the_network_stack():
+    import subprocess
+    import sys
+
+    code = ("import sys, bmoca; env = bmoca.make('settings/turn_on_airplane_mode', "
+            "'test_env_100', observation='xml'); env.reset(seed=0); "
+            "print(sorted(m for m in ('ssl', 'http.client', 'urllib.request') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
