@@ -35,7 +35,7 @@ def demos_generate(
     out: Path = typer.Option(..., help="dataset directory; rerunning resumes it"),
     workers: int = typer.Option(1, min=1, help="worker processes"),
     seed: int = typer.Option(0, help="base seed; each episode's seed derives from it"),
-    screen_width: int = typer.Option(540, min=0, help="width of saved screenshots in pixels "
+    screen_width: int = typer.Option(540, min=0, max=4096, help="width of saved screenshots in pixels "
                                      "(0: the phone's full size)"),
     play: str = typer.Option("exact", help="exact (the expert's own actions) or discrete "
                              "(each action as its 385-way equivalent: for training discrete "

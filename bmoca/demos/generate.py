@@ -36,6 +36,8 @@ from bmoca.demos import (
 from bmoca.demos.convert import DiscretePlay, convert, discrete_play
 
 SCREEN_WIDTH = 540
+MAX_SCREEN_WIDTH = 4096
+"""Widest saved screenshot: a phone is at most 1440 px wide; a typo must not ask for GBs."""
 PLAYS = ("exact", "discrete")  # the expert's own actions, or their 385-way equivalents
 
 
@@ -227,6 +229,9 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
     out = Path(out)
     if repeats < 1:
         raise DemoError(f"repeats must be at least 1, got {repeats}")
+    if screen_width is not None and not 1 <= screen_width <= MAX_SCREEN_WIDTH:
+        raise DemoError(f"screen_width must be in 1..{MAX_SCREEN_WIDTH} (or None: the phone's "
+                        f"size), got {screen_width}")
     if play not in PLAYS:
         raise DemoError(f"play must be one of {', '.join(PLAYS)}, not {play!r}")
     no_expert = [t.id for t in task_list if not t.expert]
