@@ -34,6 +34,7 @@ from bmoca.demos import (
     render_observation,
 )
 from bmoca.demos.convert import DiscretePlay, convert, discrete_play
+from bmoca.lifeline import die_with_parent
 
 SCREEN_WIDTH = 540
 MAX_SCREEN_WIDTH = 4096
@@ -145,9 +146,12 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
 _POOL: Any = None
 
 
-def _init() -> None:
+def _init(parent_pid: int | None = None) -> None:
     global _POOL
     from bmoca.env import DevicePool
+
+    if parent_pid is not None:
+        die_with_parent(parent_pid)  # a killed `bmoca demos generate` leaves no worker
 
     _POOL = DevicePool("sim")
 
@@ -167,7 +171,8 @@ def _played(jobs: Sequence[Job], workers: int, screen_width: int | None) -> Iter
         finally:
             pool.close()
         return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init) as executor:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init,
+                             initargs=(os.getpid(),)) as executor:
         queue = iter(jobs)
         pending = {executor.submit(_play, j, screen_width)
                    for _, j in zip(range(workers * 2), queue, strict=False)}
