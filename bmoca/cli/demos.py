@@ -15,6 +15,7 @@ from bmoca.cli.common import (
     console,
     error_line,
     select_tasks,
+    writable_dir,
 )
 
 demos_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -52,6 +53,7 @@ def demos_generate(
     play = choice("--play", play, list(PLAYS))
     task_list = select_tasks(task_specs, task_ids, default="settings")
     chosen_configs = config_ids(split, config_spec)
+    writable_dir("--out", out)
     terminate_like_ctrl_c()
     with _progress() as progress:
         bar = progress.add_task("demos", total=None, status="")
