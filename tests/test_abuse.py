@@ -207,3 +207,21 @@ def test_step_limit_is_kept():
     assert env.step(383)[3] is False
     assert env.step(383)[3] is True
     assert np.isfinite(env.step_limit) and env.step_limit == 2
+
+
+@pytest.mark.parametrize("action", [
+    {"action_type": "click", "x": 10**400, "y": 1},
+    "[" * 10000,
+    '{"action_type": "click", "index": ' + "9" * 5000 + "}",
+    {"action_type": "click", "index": 10**30},
+])
+def test_androidworld_env_refuses_garbage_with_invalid_action(action):
+    from bmoca.env.actions import InvalidAction
+    from bmoca.env.androidworld import AndroidWorldEnv
+
+    with AndroidWorldEnv(config="test_env_100") as env:
+        env.get_state()
+        before = env.device.snapshot_bytes()
+        with pytest.raises(InvalidAction):
+            env.execute_action(action)
+        assert env.device.snapshot_bytes() == before

@@ -122,7 +122,7 @@ class BmocaEnv(gymnasium.Env):
         before = self._fingerprint()
         error, label, extra = None, None, {}
         try:
-            label, commands = _convert(self.action_mode, action, self._screen)
+            label, commands = convert_action(self.action_mode, action, self._screen)
             extra = self._execute(commands)
         except (act.InvalidAction, InvalidInput) as exc:
             error = f"{type(exc).__name__}: {exc}"
@@ -241,7 +241,7 @@ def _image_size(size: Any, name: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def _convert(mode: act.ActionMode, action: Any, screen: act.Screen
+def convert_action(mode: act.ActionMode, action: Any, screen: act.Screen
              ) -> tuple[str, list[act.Command]]:
     """The action's label and commands. Conversion is pure and reads only the action, so
     anything it raises on a hostile value (a 400-digit float, JSON nested 100,000 deep)
