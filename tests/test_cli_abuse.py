@@ -68,7 +68,7 @@ def test_run_dir_that_is_a_file(tmp_path):
 
 @pytest.mark.parametrize("column, value, message", [
     ("detector_trace", "{not json", "detector_trace of episode 1 is not valid JSON"),
-    ("detector_trace", '"a string"', "detector_trace of episode 1 should be a JSON array"),
+    ("detector_trace", '"a string"', "detector_trace of episode 1 should be a JSON array or object"),
 ])
 def test_report_and_resume_on_a_damaged_store(finished_run, tmp_path, column, value, message):
     run = tmp_path / "run"

@@ -256,7 +256,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=_json_default)
 
 
-def _cell(path: Path, text: Any, kind: type, where: str) -> Any:
+def _cell(path: Path, text: Any, kind: type | tuple[type, ...], where: str) -> Any:
     """A JSON cell decoded and checked to be `kind` (or NULL): a hand-edited or damaged
     cell is a StoreError naming it, never a traceback in a report or a resumed run."""
     if text is None:
@@ -271,7 +271,7 @@ def _cell(path: Path, text: Any, kind: type, where: str) -> Any:
     return value
 
 
-_JSON_NAMES = {dict: "object", list: "array"}
+_JSON_NAMES = {dict: "object", list: "array", (list, dict): "array or object"}
 
 
 def _bool(value: int | None) -> bool | None:
@@ -668,7 +668,7 @@ class Store:
             row = dict(zip((f.name for f in fields(EpisodeRow)), r, strict=True))
             for name in ("success", "terminated", "truncated"):
                 row[name] = _bool(row[name])
-            row["detector_trace"] = _cell(self.path, row["detector_trace"], list,
+            row["detector_trace"] = _cell(self.path, row["detector_trace"], (list, dict),
                                           f"detector_trace of episode {row['episode_id']}")
             out.append(EpisodeRow(**row))
         return out
