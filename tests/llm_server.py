@@ -2,8 +2,8 @@
 
 It answers OpenAI chat completions (`POST /v1/chat/completions`), Anthropic messages
 (`POST /v1/messages`) and Gemini generateContent (`POST /v1beta/models/<m>:generateContent`)
-with scripted replies, can fail on purpose (HTTP 429/500, a stall longer than the client's
-timeout), and records every request it got. Nothing here knows about bmoca: it checks the
+with scripted replies, can fail on purpose (any HTTP error, a stall longer than the client's
+timeout, raw non-JSON or truncated bodies, a connection cut mid-body), and records every request it got. Nothing here knows about bmoca: it checks the
 wire format the SDKs send, so a test that passes here talks real HTTP the way a real
 service would be talked to.
 
@@ -50,7 +50,18 @@ class Stall:
     then: Reply | Fail | None = None
 
 
-Entry = Reply | Fail | Stall
+@dataclass(frozen=True)
+class Raw:
+    """Answer with these bytes as they are (non-JSON, truncated JSON); with `cut`, announce
+    `len(body) + cut` bytes and close the connection after `body` (a dropped transfer)."""
+
+    body: bytes
+    status: int = 200
+    content_type: str = "application/json"
+    cut: int = 0
+
+
+Entry = Reply | Fail | Stall | Raw
 
 
 @dataclass
@@ -252,6 +263,9 @@ class FakeLLMServer:
             if self._stop.wait(entry.seconds):
                 return
             entry = entry.then or Reply("late answer")
+        if isinstance(entry, Raw):
+            self._send_raw(handler, entry)
+            return
         if isinstance(entry, Fail):
             headers = {"retry-after": f"{entry.retry_after:g}"} if entry.retry_after is not None \
                 else {}
@@ -259,6 +273,22 @@ class FakeLLMServer:
                        headers)
             return
         self._send(handler, 200, _ok_body(request, entry.text, serial))
+
+    @staticmethod
+    def _send_raw(handler: BaseHTTPRequestHandler, entry: Raw) -> None:
+        try:
+            handler.send_response(entry.status)
+            handler.send_header("content-type", entry.content_type)
+            handler.send_header("content-length", str(len(entry.body) + entry.cut))
+            if entry.cut:
+                handler.send_header("connection", "close")
+            handler.end_headers()
+            handler.wfile.write(entry.body)
+            handler.wfile.flush()
+            if entry.cut:
+                handler.close_connection = True
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     @staticmethod
     def _send(handler: BaseHTTPRequestHandler, status: int, body: dict[str, Any],

@@ -16,7 +16,8 @@ MAX_LINES = 800
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: Android's artefacts and the device contract, which the simulator implements
-    ("bmoca.formats", "bmoca.assets", "bmoca.device.contract", "bmoca.device.config"),
+    ("bmoca.formats", "bmoca.assets", "bmoca.device.contract", "bmoca.device.config",
+     "bmoca.device.limits"),
     # the simulated phone, from its UI toolkit up to the device object
     ("bmoca.sim.ui", "bmoca.sim.i18n"),
     ("bmoca.sim.system",),

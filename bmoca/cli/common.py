@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -34,6 +36,21 @@ JSON_HELP = "print JSON for scripts instead of a table"
 def error_line(message: object) -> None:
     """An error as one line on stderr (the console would wrap it at the terminal width)."""
     sys.stderr.write("error: " + " ".join(str(message).split()) + "\n")
+
+
+def writable_dir(param: str, path: Path) -> Path:
+    """`path` as a directory this process can write (created if missing), or a one-line
+    BadParameter saying why not, before any work starts."""
+    if path.exists() and not path.is_dir():
+        raise bad(param, f"{path} exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".bmoca-write-check-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise bad(param, f"cannot write to {path}: {exc.strerror or exc}") from None
+    return path
 
 
 def piped() -> bool:
@@ -107,12 +124,14 @@ def config_ids(split: str, config_spec: str | None) -> list[str]:
 
     split = check_split(split)
     try:
-        if config_spec:
-            return configs.expand(config_spec)
-        return configs.ids(split)
+        chosen = configs.expand(config_spec) if config_spec else configs.ids(split)
     except (KeyError, ValueError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         raise bad("--configs" if config_spec else "--split", str(message)) from None
+    if not chosen:
+        raise bad("--configs", f"{config_spec!r} names no configuration; give ids such as "
+                  "test_env_100 or ranges such as train_env_000..006 (bmoca configs)")
+    return list(chosen)
 
 
 def locale(value: str) -> str:

@@ -15,6 +15,7 @@ from bmoca.cli.common import (
     console,
     error_line,
     select_tasks,
+    writable_dir,
 )
 
 demos_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -35,7 +36,7 @@ def demos_generate(
     out: Path = typer.Option(..., help="dataset directory; rerunning resumes it"),
     workers: int = typer.Option(1, min=1, help="worker processes"),
     seed: int = typer.Option(0, help="base seed; each episode's seed derives from it"),
-    screen_width: int = typer.Option(540, min=0, help="width of saved screenshots in pixels "
+    screen_width: int = typer.Option(540, min=0, max=4096, help="width of saved screenshots in pixels "
                                      "(0: the phone's full size)"),
     play: str = typer.Option("exact", help="exact (the expert's own actions) or discrete "
                              "(each action as its 385-way equivalent: for training discrete "
@@ -57,6 +58,7 @@ def demos_generate(
     route = choice("--route", route, list(ROUTES))
     task_list = select_tasks(task_specs, task_ids, default="settings")
     chosen_configs = config_ids(split, config_spec)
+    writable_dir("--out", out)
     terminate_like_ctrl_c()
     with _progress() as progress:
         bar = progress.add_task("demos", total=None, status="")

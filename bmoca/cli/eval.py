@@ -24,6 +24,7 @@ from bmoca.cli.common import (
     print_json,
     select_tasks,
     tasks_label,
+    writable_dir,
 )
 
 progress_console = Console(stderr=True, highlight=False)
@@ -154,6 +155,9 @@ def evaluate_command(
                                "runs one episode at a time"),
     as_json: bool = typer.Option(False, "--json", help="print the results (or the dry run) "
                                  "as JSON"),
+    allow_errors: bool = typer.Option(False, "--allow-errors", help="exit 0 even when "
+                                      "episodes ended in infrastructure errors (default: "
+                                      "exit 3)"),
 ) -> None:
     """Evaluate an agent: every task x configuration x repeat, stored in SQLite, resumable."""
     from bmoca import agents
@@ -179,27 +183,32 @@ def evaluate_command(
     if save_screens is None:  # model agents (they expose `last_call`) get screens by default
         save_screens = hasattr(built, "last_call")
     label = tasks_label(task_specs, task_ids, "settings")
-    _run(agent, task_list, chosen_configs, repeats, seed, workers, out or run_dir, label,
-         config_spec or split, split, save_screens, options, device, limit, as_json)
+    errored = _run(agent, task_list, chosen_configs, repeats, seed, workers, out or run_dir,
+                   label, config_spec or split, split, save_screens, options, device, limit,
+                   as_json)
+    exit_for_errors(errored, allow_errors)
 
 
 def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, seed: int,
          workers: int, out: Path | None, label: str, where: str, split: str,
          save_screens: bool, options: dict[str, str], device: str, limit: int | None,
-         as_json: bool) -> None:
+         as_json: bool) -> int:
     from bmoca.eval import evaluate, metrics
+    from bmoca.eval.runlock import RunLock, RunLocked
     from bmoca.eval.store import Store, StoreError
 
     terminate_like_ctrl_c()
-    run_dir = out or evaluate.default_run_dir(agent, label, where)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = writable_dir("--out", out or evaluate.default_run_dir(agent, label, where))
     run_id = run_dir.name
+    lock = RunLock(run_dir)
     try:
+        lock.acquire()
         store = Store(run_dir)
-    except StoreError as exc:
+    except (StoreError, RunLocked) as exc:
+        lock.release()
         error_line(exc)
         raise typer.Exit(2) from None
-    with store, _progress() as progress:
+    with lock, store, _progress() as progress:
         bar = progress.add_task(f"{agent}", total=None, status="")
         counts = {"ok": 0, "fail": 0, "error": 0, "stored": 0}
 
@@ -221,6 +230,7 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                               on_episode=finished, spec={"split": split},
                               save_screens=save_screens, agent_options=options,
                               device=device, limit=limit)
+            rows = [e for e in store.episodes(run_id) if e.agent == agent]
         except StoreError as exc:
             progress.stop()
             error_line(exc)
@@ -230,17 +240,32 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
             progress_console.print(f"interrupted: finished episodes are in {run_dir}; run "
                                    "the same command again to resume.", markup=False)
             raise typer.Exit(130) from None
-        rows = [e for e in store.episodes(run_id) if e.agent == agent]
     table = metrics.success_table(rows)
     (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n", "utf-8")
+    errored = sum(1 for e in rows if e.status == "error" or e.error)
     if as_json:
         print_json(_results_json(agent, run_dir, table, rows))
-        return
+        return errored
     console.print()
     metrics.render(table, console=console)
     _print_usage(rows)
     console.print(f"\nresults: {run_dir / 'results.sqlite'}  table: {run_dir / 'results.md'}",
                   markup=False, soft_wrap=True)
+    return errored
+
+
+EXIT_EPISODES_ERRORED = 3
+"""`bmoca eval`'s status when episodes ended in infrastructure errors (README: exit status)."""
+
+
+def exit_for_errors(errored: int, allow_errors: bool) -> None:
+    """Exit 3 when episodes errored (they are stored, excluded from success rates and
+    retried by the next run), unless `--allow-errors`."""
+    if errored and not allow_errors:
+        error_line(f"{errored} episode(s) ended in an infrastructure error (excluded from the "
+                   "success rates); run the same command again to retry them, or pass "
+                   "--allow-errors to exit 0")
+        raise typer.Exit(EXIT_EPISODES_ERRORED)
 
 
 def _cell_json(cell) -> dict[str, Any]:

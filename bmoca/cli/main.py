@@ -24,6 +24,7 @@ from bmoca.cli.common import (
     emit,
     error_line,
     locale,
+    writable_dir,
 )
 
 try:  # typer >= 0.20 carries its own click
@@ -67,6 +68,11 @@ def main() -> None:
     except typer.Abort:
         sys.stderr.write("bmoca: aborted\n")
         sys.exit(1)
+    except OSError as exc:  # a path the user gave that cannot be read or written
+        where = " ".join(["bmoca", *sys.argv[1:2]])
+        name = f": {exc.filename}" if exc.filename else ""
+        sys.stderr.write(f"{where}: error: {exc.strerror or exc}{name}\n")
+        sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -131,6 +137,8 @@ def _find(xml: str, selector: str) -> tuple[int, int]:
     nth = 0
     if "#" in value:
         value, _, n = value.rpartition("#")
+        if not n.isdigit() or not value:
+            raise bad("--tap", f"selector {selector!r}: #N must be a match number 0, 1, 2 ...")
         nth = int(n)
     matches = [n for n in etree.fromstring(xml.encode()).iter("node") if n.get(attr) == value]
     if len(matches) <= nth:
@@ -158,6 +166,9 @@ def screenshot(
     """Render the phone in a configuration to a PNG file (the simulator, or a device over ADB)."""
     from PIL import Image
 
+    _check_out_file("--out", out, Image.registered_extensions())
+    if xml:
+        _check_out_file("--xml", xml, {".xml": "XML"})
     device = _open_device(config, locale_tag or None, dark, device_target)
     if open_app:
         cmd = f"am start -n {open_app}" if "/" in open_app else \
@@ -175,6 +186,18 @@ def screenshot(
         xml.write_text(device.dump_hierarchy(), encoding="utf-8")
     console.print(f"wrote {out} ({' x '.join(map(str, device.screen_size()))}, {config})",
                   markup=False)
+
+
+def _check_out_file(param: str, path: Path, extensions: dict[str, str]) -> None:
+    """A file to write: a known extension in an existing directory, checked before the phone
+    starts so that a typo costs nothing."""
+    suffix = path.suffix.lower()
+    if suffix not in extensions:
+        known = ", ".join(sorted({e for e in extensions if e in (".png", ".jpg", ".jpeg",
+                                                                 ".webp", ".bmp", ".xml")}))
+        raise bad(param, f"{path}: unknown file extension {suffix or '(none)'!r}; valid: {known}")
+    if not path.parent.is_dir():
+        raise bad(param, f"{path}: directory {path.parent} does not exist")
 
 
 @app.command()
@@ -208,11 +231,17 @@ def report_command(
 ) -> None:
     """Build report.md and report.html (tables, plots, one page per episode) from a run."""
     from bmoca.eval.report import ReportError, build
+    from bmoca.eval.store import StoreError
 
+    if out is not None:
+        writable_dir("--out", out)
     try:
         report = build(run_dir, out, with_plots=plots)
-    except ReportError as exc:
+    except (ReportError, StoreError) as exc:
         error_line(exc)
+        raise typer.Exit(2) from None
+    except OSError as exc:
+        error_line(f"cannot write the report: {exc.strerror or exc}: {exc.filename or out}")
         raise typer.Exit(2) from None
     if report.plot_note:
         console.print(report.plot_note, style="yellow", markup=False)

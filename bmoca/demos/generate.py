@@ -34,9 +34,12 @@ from bmoca.demos import (
     render_observation,
 )
 from bmoca.demos.convert import DiscretePlay, convert, discrete_play
+from bmoca.lifeline import die_with_parent
 from bmoca.tasks.experts import ROUTES
 
 SCREEN_WIDTH = 540
+MAX_SCREEN_WIDTH = 4096
+"""Widest saved screenshot: a phone is at most 1440 px wide; a typo must not ask for GBs."""
 PLAYS = ("exact", "discrete")  # the expert's own actions, or their 385-way equivalents
 
 
@@ -146,9 +149,12 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
 _POOL: Any = None
 
 
-def _init() -> None:
+def _init(parent_pid: int | None = None) -> None:
     global _POOL
     from bmoca.env import DevicePool
+
+    if parent_pid is not None:
+        die_with_parent(parent_pid)  # a killed `bmoca demos generate` leaves no worker
 
     _POOL = DevicePool("sim")
 
@@ -168,7 +174,8 @@ def _played(jobs: Sequence[Job], workers: int, screen_width: int | None) -> Iter
         finally:
             pool.close()
         return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init) as executor:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init,
+                             initargs=(os.getpid(),)) as executor:
         queue = iter(jobs)
         pending = {executor.submit(_play, j, screen_width)
                    for _, j in zip(range(workers * 2), queue, strict=False)}
@@ -260,6 +267,9 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
     out = Path(out)
     if repeats < 1:
         raise DemoError(f"repeats must be at least 1, got {repeats}")
+    if screen_width is not None and not 1 <= screen_width <= MAX_SCREEN_WIDTH:
+        raise DemoError(f"screen_width must be in 1..{MAX_SCREEN_WIDTH} (or None: the phone's "
+                        f"size), got {screen_width}")
     if play not in PLAYS:
         raise DemoError(f"play must be one of {', '.join(PLAYS)}, not {play!r}")
     if route not in ROUTES:

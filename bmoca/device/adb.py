@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 
+from bmoca.device import limits
 from bmoca.device.contract import KEYCODES, Device, DeviceError, InvalidInput, Key
 
 DUMP_PATH = "/sdcard/window_dump.xml"
@@ -209,14 +210,7 @@ class AdbDevice(Device):
 
     # -- input ------------------------------------------------------------------------------
     def _point(self, x: int, y: int) -> tuple[int, int]:
-        try:
-            xi, yi = int(x), int(y)
-        except (TypeError, ValueError):
-            raise InvalidInput(f"coordinates must be integers, got ({x!r}, {y!r})") from None
-        width, height = self.screen_size()
-        if not (0 <= xi < width and 0 <= yi < height):
-            raise InvalidInput(f"point ({xi}, {yi}) is outside the {width}x{height} screen")
-        return xi, yi
+        return limits.point(x, y, self.screen_size())
 
     def tap(self, x: int, y: int) -> None:
         x, y = self._point(x, y)
@@ -225,9 +219,7 @@ class AdbDevice(Device):
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         x1, y1 = self._point(x1, y1)
         x2, y2 = self._point(x2, y2)
-        if duration_ms < 0:
-            raise InvalidInput(f"duration must be >= 0 ms, got {duration_ms}")
-        self._input(f"swipe {x1} {y1} {x2} {y2} {int(duration_ms)}")
+        self._input(f"swipe {x1} {y1} {x2} {y2} {limits.duration_ms(duration_ms)}")
 
     def press(self, key: str | Key) -> None:
         self._input(f"keyevent {KEYCODES[Key.parse(key)]}")
@@ -241,8 +233,7 @@ class AdbDevice(Device):
     def input_text(self, text: str) -> None:
         """`input text` with the text escaped for the device shell (`%s` for spaces);
         other characters through ADBKeyBoard's broadcast when it is installed."""
-        if not isinstance(text, str):
-            raise InvalidInput(f"text must be a string, got {type(text).__name__}")
+        text = limits.text(text)
         if not text:
             return
         bad = sorted({c for c in text if not (" " <= c <= "~")})

@@ -131,9 +131,9 @@ def _unit_vector(action: Any, what: str) -> np.ndarray:
                             f"got {type(action).__name__}")
     try:
         vector = np.asarray(action, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidAction(f"{what} must be 4 numbers (touch_y, touch_x, lift_y, lift_x), "
-                            f"got {action!r}") from None
+                            f"got {_snippet(repr(action))}") from None
     if vector.shape != (4,):
         raise InvalidAction(f"{what} must have shape (4,) (touch_y, touch_x, lift_y, lift_x), "
                             f"got shape {vector.shape}")
@@ -359,6 +359,7 @@ class TextActions(ActionMode):
         """The action an answer asks for, without looking at the screen."""
         if not isinstance(answer, str):
             raise InvalidAction(f"text action must be a str, got {type(answer).__name__}")
+        _check_length(answer, self.max_length)
         section = action_section(answer)
         for kind, pattern in _CALLS.items():
             match = pattern.search(section)
@@ -388,6 +389,8 @@ class TextActions(ActionMode):
             if not re.fullmatch(r"[+-]?\d+", value):
                 raise InvalidAction(f"{call!r}: tap takes an element's numeric tag, "
                                     f"got {value!r}")
+            if len(value) > 9:  # no screen has a billion elements; no 4,300-digit parse
+                raise InvalidAction(f"{_snippet(call)}: no element with a {len(value)}-digit tag")
             return TextCall(kind, int(value))
         if kind == "swipe":
             direction = value.lower()
@@ -456,15 +459,25 @@ _DIRECTIONS = ("up", "down", "left", "right")
 _GOAL_STATUSES = ("complete", "infeasible")
 
 
-def _json_dict(action: Any) -> dict[str, Any]:
+def _check_length(answer: str, max_length: int) -> None:
+    """Bounded cost: an answer longer than the action space allows is refused unread."""
+    if len(answer) > max_length:
+        raise InvalidAction(f"the answer is {len(answer)} characters; actions take at most "
+                            f"{max_length}")
+
+
+def _json_dict(action: Any, max_length: int = 16384) -> dict[str, Any]:
     """A dict from a dict, a JSON string, or a JSON object inside a model answer."""
     if isinstance(action, Mapping):
         return dict(action)
     if not isinstance(action, str):
         raise InvalidAction(f"JSON action must be a dict or a str, got {type(action).__name__}")
+    _check_length(action, max_length)
     try:
         value = json.loads(action)
-    except ValueError:
+    except RecursionError:
+        raise InvalidAction("the JSON is nested too deeply") from None
+    except ValueError:  # not JSON, or a number past Python's 4,300-digit limit
         value = None
     else:
         if not isinstance(value, dict):
@@ -476,6 +489,8 @@ def _json_dict(action: Any) -> dict[str, Any]:
     for match in re.finditer(r"\{", section):
         try:
             value, _end = decoder.raw_decode(section, match.start())
+        except RecursionError:
+            raise InvalidAction("the JSON is nested too deeply") from None
         except ValueError:
             continue
         if isinstance(value, dict):
@@ -490,8 +505,12 @@ def _json_dict(action: Any) -> dict[str, Any]:
 def _number(value: Any, field: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidAction(f"field {field!r} must be a number, got {value!r}")
-    if not math.isfinite(value):
-        raise InvalidAction(f"field {field!r} must be finite, got {value!r}")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        finite = False
+    if not finite:
+        raise InvalidAction(f"field {field!r} must be finite, got {_snippet(repr(value))}")
     return value
 
 
@@ -527,7 +546,7 @@ class JsonActions(ActionMode):
 
     def parse(self, action: Any) -> dict[str, Any]:
         """The validated action as a canonical dict (only the fields its type uses)."""
-        raw = _json_dict(action)
+        raw = _json_dict(action, self.max_length)
         for key in raw:
             if key not in JSON_FIELDS:
                 raise InvalidAction(f"unknown field {key!r}; JSON actions take "

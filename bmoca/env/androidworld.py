@@ -28,7 +28,7 @@ from bmoca.device import Device, DeviceConfig
 from bmoca.env import actions as act
 from bmoca.env import observations as obs
 from bmoca.env.devices import DevicePool, resolve_config
-from bmoca.env.environment import execute
+from bmoca.env.environment import convert_action, execute
 from bmoca.formats.locales import is_rtl
 
 __all__ = ["AndroidWorldEnv", "AndroidWorldTask", "BoundingBox", "State", "UIElement"]
@@ -170,7 +170,7 @@ class AndroidWorldEnv:
         if self._screen is None:
             self.get_state()
         assert self._screen is not None
-        extra = execute(self.device, self._actions.convert(action, self._screen))
+        extra = execute(self.device, convert_action(self._actions, action, self._screen)[1])
         self._screen = None  # indexes name the elements of the screen the agent last saw
         if "answer" in extra:
             self.interaction_cache = extra["answer"]

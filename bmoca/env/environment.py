@@ -60,9 +60,14 @@ class BmocaEnv(gymnasium.Env):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.render_mode = render_mode
-        self.pixels_size, self.som_size = tuple(pixels_size), tuple(som_size)
+        self.pixels_size = _image_size(pixels_size, "pixels_size")
+        self.som_size = _image_size(som_size, "som_size")
         self.text_bbox, self.text_check = text_bbox, text_check
-        self.step_limit = step_limit or self.task.step_limit
+        if step_limit is not None and (isinstance(step_limit, bool) or not isinstance(
+                step_limit, int | np.integer) or step_limit < 1):
+            raise ValueError(f"step_limit must be a positive int (or None: the task's "
+                             f"{self.task.step_limit}), got {step_limit!r}")
+        self.step_limit = int(step_limit) if step_limit is not None else self.task.step_limit
         # Each step reads only what the observation and the action mode use: the translated
         # elements feed `text`/`som` and the tags of text/JSON actions; detectors that need the
         # hierarchy dump it themselves when it was not read here.
@@ -118,8 +123,7 @@ class BmocaEnv(gymnasium.Env):
         before = self._fingerprint()
         error, label, extra = None, None, {}
         try:
-            label = self.action_mode.label(action)
-            commands = self.action_mode.convert(action, self._screen)
+            label, commands = convert_action(self.action_mode, action, self._screen)
             extra = self._execute(commands)
         except (act.InvalidAction, InvalidInput) as exc:
             error = f"{type(exc).__name__}: {exc}"
@@ -234,6 +238,37 @@ class BmocaEnv(gymnasium.Env):
                 "invalid_actions": self.invalid_actions}
         info.update({k: v for k, v in extra.items() if v is not None})
         return info
+
+
+MAX_IMAGE_SIDE = 4096
+"""The largest side of a `pixels`/`som` observation (a phone screen is at most 1440x3200)."""
+
+
+def _image_size(size: Any, name: str) -> tuple[int, int]:
+    """(width, height), each an int in 1..MAX_IMAGE_SIDE, or ValueError naming `name`."""
+    try:
+        width, height = size
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be (width, height), got {size!r}") from None
+    for side in (width, height):
+        if isinstance(side, bool) or not isinstance(side, int | np.integer) or not (
+                1 <= side <= MAX_IMAGE_SIDE):
+            raise ValueError(f"{name} sides must be ints in 1..{MAX_IMAGE_SIDE}, got {size!r}")
+    return int(width), int(height)
+
+
+def convert_action(mode: act.ActionMode, action: Any, screen: act.Screen
+             ) -> tuple[str, list[act.Command]]:
+    """The action's label and commands. Conversion is pure and reads only the action, so
+    anything it raises on a hostile value (a 400-digit float, JSON nested 100,000 deep)
+    is the agent's invalid action, never an error of the run."""
+    try:
+        return mode.label(action), mode.convert(action, screen)
+    except act.InvalidAction:
+        raise
+    except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
+        text = str(exc)
+        raise act.InvalidAction(f"{type(exc).__name__}: {text[:200]}") from None
 
 
 def execute(device: Device, commands: Sequence[act.Command]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import multiprocessing
+import os
 import sys
 import time
 import traceback
@@ -22,6 +23,7 @@ from typing import Any
 from bmoca import agents, tasks
 from bmoca.env import BmocaEnv, DevicePool
 from bmoca.env import actions as act
+from bmoca.lifeline import die_with_parent
 
 SCREEN_WIDTH = 540
 """Width of saved screenshots: half a phone's width keeps text legible at ~100 kB a PNG."""
@@ -240,8 +242,10 @@ def _plain(action: Any) -> Any:
 _WORKER_POOL: DevicePool | None = None
 
 
-def _worker_init() -> None:
+def _worker_init(parent_pid: int | None = None) -> None:
     global _WORKER_POOL
+    if parent_pid is not None:
+        die_with_parent(parent_pid)  # a killed `bmoca eval` leaves no worker behind
     _WORKER_POOL = DevicePool("sim")  # only the simulator runs in several workers
 
 
@@ -278,7 +282,7 @@ def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool
     # check its checkpoint) deadlocks the children; such runs start fresh workers instead.
     context = multiprocessing.get_context("spawn" if "torch" in sys.modules else None)
     with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                             mp_context=context) as executor:
+                             initargs=(os.getpid(),), mp_context=context) as executor:
         pending = set()
         queue = iter(specs)
         for spec in queue:

@@ -256,8 +256,22 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=_json_default)
 
 
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+def _cell(path: Path, text: Any, kind: type | tuple[type, ...], where: str) -> Any:
+    """A JSON cell decoded and checked to be `kind` (or NULL): a hand-edited or damaged
+    cell is a StoreError naming it, never a traceback in a report or a resumed run."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text) if isinstance(text, str | bytes) else text
+    except (ValueError, RecursionError) as e:
+        raise StoreError(f"{path}: {where} is not valid JSON ({_short(str(text))}): {e}") from None
+    if value is not None and not isinstance(value, kind):
+        raise StoreError(f"{path}: {where} should be a JSON {_JSON_NAMES[kind]}, got "
+                         f"{_short(value)}")
+    return value
+
+
+_JSON_NAMES = {dict: "object", list: "array", (list, dict): "array or object"}
 
 
 def _bool(value: int | None) -> bool | None:
@@ -465,7 +479,8 @@ class Store:
                     (run_id, created, agent, spec_json, _bmoca_version()),
                 )
                 return
-        stored_agent, stored = row[0], json.loads(row[1])
+        stored_agent = row[0]
+        stored = _cell(self.path, row[1], dict, f"the spec of run {run_id!r}") or {}
         new = json.loads(spec_json)
         diffs = []
         if stored_agent != agent:
@@ -484,7 +499,8 @@ class Store:
     def runs(self) -> list[RunRow]:
         """All runs recorded in the file, oldest first."""
         rows = self._query("listing runs", f"SELECT {_RUN_COLS} FROM runs ORDER BY created, run_id")
-        return [RunRow(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+        return [RunRow(r[0], r[1], r[2], _cell(self.path, r[3], dict, f"the spec of run {r[0]!r}")
+                       or {}, r[4]) for r in rows]
 
     # -- episodes ------------------------------------------------------------------------
 
@@ -652,7 +668,8 @@ class Store:
             row = dict(zip((f.name for f in fields(EpisodeRow)), r, strict=True))
             for name in ("success", "terminated", "truncated"):
                 row[name] = _bool(row[name])
-            row["detector_trace"] = _loads(row["detector_trace"])
+            row["detector_trace"] = _cell(self.path, row["detector_trace"], (list, dict),
+                                          f"detector_trace of episode {row['episode_id']}")
             out.append(EpisodeRow(**row))
         return out
 
@@ -675,9 +692,11 @@ class Store:
                 success=_bool(r[7]),
                 step_s=r[8],
                 agent_s=r[9],
-                info=_loads(r[10]) or {},
+                info=_cell(self.path, r[10], dict, f"info of episode {episode_id} step {r[1]}")
+                or {},
                 screenshot=r[11],
-                agent_output=_loads(r[12]),
+                agent_output=_cell(self.path, r[12], dict,
+                                   f"agent_output of episode {episode_id} step {r[1]}"),
             )
             for r in rows
         ]

@@ -8,12 +8,15 @@ from pathlib import Path
 
 import numpy as np
 
+from bmoca.device import limits
 from bmoca.device.contract import Device, InvalidInput, Key
+from bmoca.sim import snapshots
 from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
 from bmoca.sim.apps.systemui import state as systemui_state
 from bmoca.sim.apps.systemui.app import NAV_KEYS
 from bmoca.sim.frame import compose, with_bars
+from bmoca.sim.system.clock import ClockRangeError
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
 from bmoca.sim.system.statecopy import Fingerprinter
 from bmoca.sim.system.windows import Frame
@@ -25,7 +28,8 @@ FLING_MIN_DP_PER_S = 1000
 
 
 class SimDevice(Device):
-    """A simulated phone. All state is in `self._system.state`; snapshots pickle it."""
+    """A simulated phone. All state is in `self._system.state`; in-memory snapshots pickle
+    it, files go through `bmoca.sim.snapshots` (confined names, no code on load)."""
 
     def __init__(self, hardware: Hardware | None = None, snapshot_dir: str | Path | None = None,
                  serial: str = "sim-0"):
@@ -177,27 +181,27 @@ class SimDevice(Device):
 
     # -- input ----------------------------------------------------------------------
     def _check_point(self, x: int, y: int) -> tuple[int, int]:
-        width, height = self.screen_size()
+        return limits.point(x, y, self.screen_size())
+
+    def _advance(self, ms: int) -> None:
+        """Move the clock for an input, or InvalidInput (phone unchanged) past its end."""
         try:
-            xi, yi = int(x), int(y)
-        except (TypeError, ValueError):
-            raise InvalidInput(f"coordinates must be integers, got ({x!r}, {y!r})") from None
-        if not (0 <= xi < width and 0 <= yi < height):
-            raise InvalidInput(f"point ({xi}, {yi}) is outside the {width}x{height} screen")
-        return xi, yi
+            self._system.state.clock.check_advance(ms)
+        except ClockRangeError as exc:
+            raise InvalidInput(str(exc)) from None
+        self._system.state.clock.advance(ms)
 
     def tap(self, x: int, y: int) -> None:
         x, y = self._check_point(x, y)
-        self._system.state.clock.advance(100)
+        self._advance(100)
         self._dispatch_tap(x, y, long=False)
         self._invalidate()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         x1, y1 = self._check_point(x1, y1)
         x2, y2 = self._check_point(x2, y2)
-        if duration_ms < 0:
-            raise InvalidInput(f"duration must be >= 0 ms, got {duration_ms}")
-        self._system.state.clock.advance(100 + int(duration_ms))
+        duration_ms = limits.duration_ms(duration_ms)
+        self._advance(100 + duration_ms)
         slop = self.frame.layout.px(TOUCH_SLOP_DP)
         if abs(x2 - x1) <= slop and abs(y2 - y1) <= slop:
             self._dispatch_tap(x1, y1, long=duration_ms >= LONG_PRESS_MS)
@@ -207,19 +211,18 @@ class SimDevice(Device):
 
     def press(self, key: str | Key) -> None:
         key = Key.parse(key)
-        self._system.state.clock.advance(100)
+        self._advance(100)
         self._dispatch_key(key)
         self._invalidate()
 
     def input_text(self, text: str) -> None:
-        if not isinstance(text, str):
-            raise InvalidInput(f"text must be a string, got {type(text).__name__}")
+        text = limits.text(text)
         bad = sorted({c for c in text if not (" " <= c <= "~")})
         if bad:
             raise InvalidInput(
                 "the keyboard cannot type " + ", ".join(repr(c) for c in bad)
                 + " (input text takes printable ASCII only, as on a device)")
-        self._system.state.clock.advance(100 + 20 * len(text))
+        self._advance(100 + 20 * len(text))
         focused = self.frame.focused
         if self.frame.window("shade") is not None:
             pass  # the shade has the input focus, and no text field
@@ -492,21 +495,28 @@ class SimDevice(Device):
         self._invalidate()
 
     def snapshot_save(self, name: str) -> None:
+        """Keep the state under `name` (in memory; also as a checked file in snapshot_dir)."""
+        path = snapshots.path_for(self.snapshot_dir, name) if self.snapshot_dir else None
+        name = snapshots.check_name(name)
         blob = self.snapshot_bytes()
         self._snapshots[name] = blob
-        if self.snapshot_dir is not None:
+        if path is not None:
             self.snapshot_dir.mkdir(parents=True, exist_ok=True)
-            path = self.snapshot_dir / f"{name}.snapshot"
             tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(blob)
+            tmp.write_bytes(snapshots.encode(blob))
             tmp.replace(path)
 
     def snapshot_load(self, name: str) -> None:
+        """Restore `name`; a file is read only through the checked format (no code runs)."""
+        name = snapshots.check_name(name)
         blob = self._snapshots.get(name)
         if blob is None and self.snapshot_dir is not None:
-            path = self.snapshot_dir / f"{name}.snapshot"
+            path = snapshots.path_for(self.snapshot_dir, name)
             if path.is_file():
-                blob = path.read_bytes()
+                state = snapshots.decode(path.read_bytes(), str(path))
+                if not isinstance(state, SystemState):
+                    raise InvalidInput(f"{path} does not hold a bmoca device state")
+                blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
                 self._snapshots[name] = blob
         if blob is None:
             known = sorted(self._snapshots)
@@ -516,7 +526,7 @@ class SimDevice(Device):
     def snapshots(self) -> list[str]:
         names = set(self._snapshots)
         if self.snapshot_dir is not None and self.snapshot_dir.is_dir():
-            names |= {p.stem for p in self.snapshot_dir.glob("*.snapshot")}
+            names |= {p.stem for p in self.snapshot_dir.glob("*" + snapshots.SUFFIX)}
         return sorted(names)
 
 

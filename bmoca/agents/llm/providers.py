@@ -573,6 +573,10 @@ class GeminiProvider(Provider):
                                                         config=config)
         text = ""
         finish = None
+        if not response.candidates and not getattr(response, "prompt_feedback", None):
+            # a blocked prompt comes with promptFeedback; nothing at all is a broken reply
+            raise ValueError("the response has no candidates and no prompt feedback (an "
+                             "empty or malformed body)")
         if response.candidates:
             candidate = response.candidates[0]
             finish = str(candidate.finish_reason.value if hasattr(candidate.finish_reason, "value")

@@ -17,9 +17,11 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bmoca.sim.render.sprites import SpriteCache
 from bmoca.sim.render.text import Color, colorize, to_rgba
 
-ICON_CACHE_SIZE = 4096
+ICON_CACHE_BYTES = 16 << 20
+"""Coloured icon sprites kept, in pixel bytes."""
 OPTICAL_SIZE = 24  # Android's standard 24dp icon grid
 _FONT_FILE = "MaterialSymbolsOutlined.ttf"
 _NAMES_FILE = "MaterialSymbolsOutlined.json"
@@ -93,11 +95,13 @@ def icon_mask(name: str, size_px: int, filled: bool = False, weight: int = 400) 
     return mask
 
 
-@lru_cache(maxsize=ICON_CACHE_SIZE)
-def _icon(
+def _icon_uncached(
     name: str, size_px: int, rgba: tuple[int, int, int, int], filled: bool, weight: int
 ) -> Image.Image:
     return colorize(icon_mask(name, size_px, filled, weight), rgba)
+
+
+_icon = SpriteCache(_icon_uncached, ICON_CACHE_BYTES)
 
 
 def icon(

@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageColor, ImageDraw, ImageFont, features
 
 from bmoca.formats.locales import canonical
+from bmoca.sim.render.sprites import SpriteCache
 
 Color = tuple[int, int, int] | tuple[int, int, int, int] | str
 """An RGB or RGBA tuple (0-255), or a CSS-like string such as ``"#1A73E8"``."""
@@ -31,7 +32,8 @@ LINE_HEIGHT_EM = (1900 + 500) / 2048
 """Roboto's hhea ascent + descent: Android's default line box, used for every script."""
 
 ELLIPSIS = "\u2026"
-LABEL_CACHE_SIZE = 4096
+LABEL_CACHE_BYTES = 48 << 20
+"""Label sprites kept, in pixel bytes (sprites vary 1000-fold in size: see sprites.py)."""
 _ALIGNS = ("start", "center", "end")
 _RTL_LANGS = frozenset({"ar", "ur", "fa", "he", "iw", "ps", "sd", "ug", "yi"})
 _NOTO_SANS_LATIN_LANGS = frozenset({"ak", "ee", "tw", "ha", "yo", "ig", "ff", "ln", "bm", "dz"})
@@ -440,11 +442,11 @@ class LineLayout:
 class TextRenderer:
     """Measures and draws labels with font fallback, bidi and an LRU sprite cache."""
 
-    def __init__(self, label_cache_size: int = LABEL_CACHE_SIZE) -> None:
+    def __init__(self, label_cache_bytes: int = LABEL_CACHE_BYTES) -> None:
         ensure_complex_text_layout()
         self._lock = threading.RLock()
         self._layout = lru_cache(maxsize=32768)(self._layout_uncached)
-        self._label = lru_cache(maxsize=label_cache_size)(self._label_uncached)
+        self._label = SpriteCache(self._label_uncached, label_cache_bytes)
         self._covering = lru_cache(maxsize=16384)(self._covering_uncached)
 
     # ---- public API

@@ -9,6 +9,9 @@ SHELL_PID = 3127
 """The pid `$$`, `ps` and `Force stopping ... from pid` show for the shell."""
 MAX_DEPTH = 16
 """Nesting limit for `sh -c`, `su -c` and `$(...)`, so a runaway script cannot recurse forever."""
+MAX_COMMAND_CHARS = 131072
+"""Linux's MAX_ARG_STRLEN: a longer `sh -c` command line fails with E2BIG on a device, and
+refusing it here keeps every command's cost bounded."""
 
 
 class ShellError(Exception):

@@ -53,21 +53,38 @@ def stable_hash(*parts: object) -> str:
     return f"{value % 0xF000000 + 0x1000000:x}"
 
 
-def java_int(text: str) -> int:
-    """Integer.decode: decimal, 0x hex, # hex, leading-0 octal; NumberFormatException text on error."""
+def java_int(text: str, bits: int = 32) -> int:
+    """Integer.decode (Long.decode for bits=64): decimal, 0x hex, # hex, leading-0 octal;
+    NumberFormatException text on error, out-of-range values included."""
     s = text.strip()
     sign = -1 if s.startswith("-") else 1
     body = s.lstrip("+-")
     try:
+        if len(body) > 40:  # longer than any 64-bit number: no 4,300-digit parse
+            raise ValueError(text)
         if body.lower().startswith("0x"):
-            return sign * int(body[2:], 16)
-        if body.startswith("#"):
-            return sign * int(body[1:], 16)
-        if len(body) > 1 and body.startswith("0"):
-            return sign * int(body[1:], 8)
-        return sign * int(body, 10)
+            value = sign * int(body[2:], 16)
+        elif body.startswith("#"):
+            value = sign * int(body[1:], 16)
+        elif len(body) > 1 and body.startswith("0"):
+            value = sign * int(body[1:], 8)
+        else:
+            value = sign * int(body, 10)
     except ValueError:
         raise ValueError(f'For input string: "{text}"') from None
+    if not -(1 << (bits - 1)) <= value < 1 << (bits - 1):
+        raise ValueError(f'For input string: "{text}"')
+    return value
+
+
+def parse_int(text: str) -> int:
+    """Integer.parseInt: optional sign and decimal digits, within a Java int."""
+    if not re.fullmatch(r"[+-]?\d{1,10}", text):
+        raise ValueError(f'For input string: "{text}"')
+    value = int(text)
+    if not -(1 << 31) <= value < 1 << 31:
+        raise ValueError(f'For input string: "{text}"')
+    return value
 
 
 def reason(exc: FsError) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from bmoca.device.contract import InvalidInput
 from bmoca.formats.apps import all_apps
-from bmoca.sim.shell.errors import MAX_DEPTH, SH, SHELL_UID, Exit, Io, ShellError
+from bmoca.sim.shell.errors import MAX_COMMAND_CHARS, MAX_DEPTH, SH, SHELL_UID, Exit, Io, ShellError
 from bmoca.sim.shell.expansion import ASSIGNMENT, WordExpansion
 from bmoca.sim.shell.helpers import reason
 from bmoca.sim.shell.lexer import lex
@@ -76,6 +76,8 @@ class Session(WordExpansion):
         """Like `run`, but stdout (fd 1) and stderr (fd 2) stay apart, in order, and the
         script reads `stdin` (what ADB's shell protocol v2 carries)."""
         self.changed = False
+        if len(cmd) > MAX_COMMAND_CHARS:  # execve's E2BIG: refused before any parsing
+            return [(2, f"{SH}: Argument list too long\n")], 126, False
         try:
             chunks, status = self._run_text(cmd, stdin)
         except ShellError as exc:

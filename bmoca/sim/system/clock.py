@@ -7,6 +7,13 @@ from dataclasses import dataclass
 
 BOOT_TIME_MS = int(dt.datetime(2024, 1, 17, 10, 0, 0, tzinfo=dt.UTC).timestamp() * 1000)
 """Wednesday, Jan 17 (as in B-MoCA's real screenshots), 10:00 GMT."""
+MAX_TIME_MS = int(dt.datetime(9000, 1, 1, tzinfo=dt.UTC).timestamp() * 1000)
+"""The latest time the clock takes: dates, time zones and alarms a day ahead must still be
+representable (Python's dates end with year 9999), so a move past it is refused."""
+
+
+class ClockRangeError(ValueError):
+    """A move of the clock outside [0, MAX_TIME_MS]; the clock is unchanged."""
 
 
 @dataclass
@@ -14,11 +21,19 @@ class VirtualClock:
     now_ms: int = BOOT_TIME_MS
     uptime_ms: int = 60_000
 
+    def check_advance(self, ms: int) -> None:
+        """ClockRangeError unless `advance(ms)` would keep the clock in range."""
+        if ms < 0 or self.now_ms + ms > MAX_TIME_MS:
+            raise ClockRangeError(f"moving the clock by {ms} ms would take it past year 9000")
+
     def advance(self, ms: int) -> None:
+        self.check_advance(ms)
         self.now_ms += ms
         self.uptime_ms += ms
 
     def set(self, epoch_ms: int) -> None:
+        if not 0 <= epoch_ms <= MAX_TIME_MS:
+            raise ClockRangeError(f"time {epoch_ms} ms is outside 1970..9000")
         self.now_ms = epoch_ms
 
     def datetime(self) -> dt.datetime:

@@ -60,11 +60,15 @@ def cmd_echo(sh: Session, args: list[str], io: Io) -> int:
     return 0
 
 
+MAX_PRINTF_WIDTH = 10_000
+"""printf pads to at most this many characters: bounded output for any format."""
+
+
 def cmd_printf(sh: Session, args: list[str], io: Io) -> int:
     if not args:
         raise ShellError("printf: Needs 1 argument", 1)
     fmt, rest = args[0], args[1:]
-    spec = re.compile(r"%%|%([-+ 0#]*)(\d*)(?:\.(\d*))?([diouxXeEfgGcsb])")
+    spec = re.compile(r"%%|%([-+ 0#]*)(\d{0,12})(?:\.(\d{0,12}))?([diouxXeEfgGcsb])")
     out: list[str] = []
     status = 0
     while True:
@@ -82,10 +86,13 @@ def cmd_printf(sh: Session, args: list[str], io: Io) -> int:
                 conv = "s"
             if conv == "c":
                 return arg[:1]
+            if max(int(width or 0), int(precision or 0)) > MAX_PRINTF_WIDTH:
+                raise ShellError(f"printf: {m.group(0)}: field width or precision over "
+                                 f"{MAX_PRINTF_WIDTH}", 1)
             pattern = "%" + flags + width + (f".{precision}" if precision is not None else "")
             if conv in "diouxX":
                 try:
-                    value = java_int(arg) if arg else 0
+                    value = java_int(arg, bits=64) if arg else 0
                 except ValueError:
                     io.err(f"printf: invalid number '{arg}'\n")
                     status, value = 1, 0
@@ -291,8 +298,17 @@ def cmd_sleep(sh: Session, args: list[str], io: Io) -> int:
         if not m:
             raise ShellError(f"sleep: invalid number '{arg}'", 1)
         total += float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
-    sh.system.state.clock.advance(int(total * 1000))
+    if total > MAX_SLEEP_S:  # toybox parses into a time_t and reports ERANGE
+        raise ShellError(f"sleep: {' '.join(args)}: Numerical result out of range", 1)
+    try:
+        sh.system.state.clock.advance(int(total * 1000))
+    except ValueError:  # past the end of the virtual clock: refused, clock unchanged
+        raise ShellError(f"sleep: {' '.join(args)}: Numerical result out of range", 1) from None
     return 0
+
+
+MAX_SLEEP_S = 2**31 - 1
+"""The longest single sleep (about 68 years of virtual time)."""
 
 
 def cmd_basename(sh: Session, args: list[str], io: Io) -> int:

@@ -42,9 +42,9 @@ def cmd_date(sh: Session, args: list[str], io: Io) -> int:
     if setting is not None:
         try:
             moment = parse_toybox_set(setting, clock.datetime())
+            clock.set(int(moment.timestamp() * 1000))  # ClockRangeError is a ValueError
         except (ValueError, OverflowError):
             raise ShellError(f"date: bad date '{setting}'", 1) from None
-        clock.set(int(moment.timestamp() * 1000))
         sh.system.broadcast("android.intent.action.TIME_SET")
     moment = shown or clock.datetime()
     io.out((_strftime(moment, fmt) if fmt is not None else toybox_date_string(moment))
@@ -53,8 +53,11 @@ def cmd_date(sh: Session, args: list[str], io: Io) -> int:
 
 
 def _parse_date(text: str) -> dt.datetime | None:
-    if text.startswith("@") and re.fullmatch(r"@-?\d+", text):
-        return dt.datetime.fromtimestamp(int(text[1:]), tz=dt.UTC)
+    if text.startswith("@") and re.fullmatch(r"@-?\d{1,18}", text):
+        try:
+            return dt.datetime.fromtimestamp(int(text[1:]), tz=dt.UTC)
+        except (ValueError, OverflowError, OSError):
+            return None
     for pattern in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d", "%H:%M:%S", "%H:%M"):
         try:
             return dt.datetime.strptime(text, pattern).replace(tzinfo=dt.UTC)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from bmoca.device.contract import KEYCODES, InvalidInput, Key
 from bmoca.sim.shell.errors import Io, ShellError
+from bmoca.sim.shell.helpers import parse_int
 
 if TYPE_CHECKING:
     from bmoca.sim.shell.session import Session, Tool
@@ -86,12 +87,12 @@ def cmd_input(sh: Session, args: list[str], io: Io) -> int:
                     _input_key(sh, name)
                 return 0
         if command == "tap" and len(rest) == 2:
-            x, y = float(rest[0]), float(rest[1])
-            _touch(lambda: sh.device.tap(int(x), int(y)))
+            x, y = _java_float(rest[0]), _java_float(rest[1])
+            _touch(lambda: sh.device.tap(x, y))
             return 0
         if command in ("swipe", "draganddrop") and len(rest) in (4, 5):
-            x1, y1, x2, y2 = (int(float(v)) for v in rest[:4])
-            duration = int(rest[4]) if len(rest) == 5 else -1
+            x1, y1, x2, y2 = (_java_float(v) for v in rest[:4])
+            duration = parse_int(rest[4]) if len(rest) == 5 else -1
             if duration < 0:
                 duration = 300
             _touch(lambda: sh.device.swipe(x1, y1, x2, y2, duration))
@@ -109,6 +110,13 @@ def cmd_input(sh: Session, args: list[str], io: Io) -> int:
     io.err(f"Error: Invalid arguments for command: {command}\n")
     io.out(INPUT_USAGE)
     return 1
+
+
+def _java_float(text: str) -> float:
+    """Float.parseFloat: ValueError on text Java refuses ("nan", "inf" are not numbers)."""
+    if text.strip().lower().lstrip("+-") in ("nan", "inf", "infinity") or len(text) > 400:
+        raise ValueError(text)
+    return float(text)
 
 
 def _touch(action: Callable[[], None]) -> None:

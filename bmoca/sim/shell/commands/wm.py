@@ -8,11 +8,14 @@ from bmoca.sim.shell.commands.am import am_service
 from bmoca.sim.shell.commands.pm import pm_service
 from bmoca.sim.shell.commands.settings import settings_service
 from bmoca.sim.shell.errors import Io
-from bmoca.sim.shell.helpers import SERVICES
+from bmoca.sim.shell.helpers import SERVICES, parse_int
 
 if TYPE_CHECKING:
     from bmoca.sim.shell.session import Session, Tool
 
+
+MAX_DENSITY = 1280
+"""The highest `wm density` taken (twice xxxhdpi); beyond it the bars no longer fit."""
 
 UIMODE_HELP = """\
 UiModeManager service (uimode) commands:
@@ -151,13 +154,10 @@ def _dimension(sh: Session, text: str) -> int:
     if text.endswith("dp"):
         number = text[:-2]
         try:
-            return int(int(number) * sh.system.density / 160 + 0.5)
+            return int(parse_int(number) * sh.system.density / 160 + 0.5)
         except ValueError:
             raise ValueError(f'For input string: "{number}"') from None
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f'For input string: "{text}"') from None
+    return parse_int(text)
 
 
 def _wm_density(sh: Session, args: list[str], io: Io) -> int:
@@ -172,12 +172,15 @@ def _wm_density(sh: Session, args: list[str], io: Io) -> int:
         density = physical
     else:
         try:
-            density = int(args[0])
+            density = parse_int(args[0])
         except ValueError:
             io.err(f'Error: bad number java.lang.NumberFormatException: For input string: "{args[0]}"\n')
             return 255
         if density < 72:
             io.err("Error: Density must be at least 72dpi\n")
+            return 255
+        if density > MAX_DENSITY:  # the simulator's limit: system bars must fit the screen
+            io.err(f"Error: Density must be at most {MAX_DENSITY}dpi\n")
             return 255
     clear = density == physical
     state.density_override = None if clear else density
