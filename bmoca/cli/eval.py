@@ -154,6 +154,15 @@ def evaluate_command(
                                "runs one episode at a time"),
     as_json: bool = typer.Option(False, "--json", help="print the results (or the dry run) "
                                  "as JSON"),
+    judge_claims: bool = typer.Option(False, "--judge-claims", help="do not end an episode "
+                                      "when the state succeeds: it ends on the agent's "
+                                      "status or the step limit, and is judged on the final "
+                                      "state (scores missed done claims; docs/metrics.md)"),
+    efficiency: bool = typer.Option(True, "--efficiency/--no-efficiency",
+                                    help="score progress and efficiency against the expert's "
+                                         "path (plays the expert once per task x "
+                                         "configuration into RUN_DIR/reference; simulator "
+                                         "only)"),
 ) -> None:
     """Evaluate an agent: every task x configuration x repeat, stored in SQLite, resumable."""
     from bmoca import agents
@@ -180,13 +189,14 @@ def evaluate_command(
         save_screens = hasattr(built, "last_call")
     label = tasks_label(task_specs, task_ids, "settings")
     _run(agent, task_list, chosen_configs, repeats, seed, workers, out or run_dir, label,
-         config_spec or split, split, save_screens, options, device, limit, as_json)
+         config_spec or split, split, save_screens, options, device, limit, as_json,
+         judge_claims=judge_claims, efficiency=efficiency and device == "sim")
 
 
 def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, seed: int,
          workers: int, out: Path | None, label: str, where: str, split: str,
          save_screens: bool, options: dict[str, str], device: str, limit: int | None,
-         as_json: bool) -> None:
+         as_json: bool, *, judge_claims: bool = False, efficiency: bool = False) -> None:
     from bmoca.eval import evaluate, metrics
     from bmoca.eval.store import Store, StoreError
 
@@ -218,9 +228,17 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
         try:
             evaluate.evaluate(store, run_id, agent, task_list, chosen_configs, repeats,
                               seed=seed, workers=workers, on_start=started,
-                              on_episode=finished, spec={"split": split},
+                              on_episode=finished, spec={"split": split,
+                                                         **({"judge_claims": True}
+                                                            if judge_claims else {})},
                               save_screens=save_screens, agent_options=options,
-                              device=device, limit=limit)
+                              device=device, limit=limit,
+                              env_options={"stop_on_success": False} if judge_claims else None)
+            if efficiency and agent != "expert":  # the expert is its own reference
+                progress.update(bar, status="playing the expert's reference paths")
+                from bmoca.eval import progress as efficiency_metrics
+
+                efficiency_metrics.make_references(run_dir, task_list, chosen_configs, workers)
         except StoreError as exc:
             progress.stop()
             error_line(exc)
@@ -231,16 +249,47 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                                    "the same command again to resume.", markup=False)
             raise typer.Exit(130) from None
         rows = [e for e in store.episodes(run_id) if e.agent == agent]
+        eff = _efficiency_table(store, agent, run_id, rows) if efficiency else None
     table = metrics.success_table(rows)
-    (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n", "utf-8")
+    (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n" + (
+        "\n" + _efficiency_markdown(eff) if eff else ""), "utf-8")
     if as_json:
-        print_json(_results_json(agent, run_dir, table, rows))
+        print_json({**_results_json(agent, run_dir, table, rows),
+                    **({"efficiency": _efficiency_json(eff)} if eff else {})})
         return
     console.print()
     metrics.render(table, console=console)
+    if eff:
+        console.print()
+        _render_efficiency(eff)
     _print_usage(rows)
     console.print(f"\nresults: {run_dir / 'results.sqlite'}  table: {run_dir / 'results.md'}",
                   markup=False, soft_wrap=True)
+
+
+def _efficiency_table(store, agent: str, run_id: str, rows):
+    from bmoca.eval import metrics, progress
+
+    order = sorted({e.task_id for e in rows}, key=metrics._natural)
+    return progress.score_store(store, agent, run_id, tasks_order=order)
+
+
+def _efficiency_markdown(table) -> str:
+    from bmoca.eval import progress
+
+    return progress.to_markdown(table)
+
+
+def _efficiency_json(table) -> dict[str, Any]:
+    from bmoca.eval import progress
+
+    return progress.table_json(table)
+
+
+def _render_efficiency(table) -> None:
+    from bmoca.eval import progress
+
+    progress.render(table, console)
 
 
 def _cell_json(cell) -> dict[str, Any]:

@@ -158,6 +158,20 @@ def _gesture(env: BmocaEnv, action: Any) -> list[dict[str, Any]] | None:
         return None
 
 
+def _target(env: BmocaEnv, action: Any) -> str | None:
+    """What the action acts on (`bmoca.eval.progress.step_target`); None when invalid."""
+    from bmoca.eval.progress import step_target
+
+    try:
+        commands = env.action_mode.convert(action, env._screen)
+    except (act.InvalidAction, ValueError):
+        return None
+    xml = env._xml
+    if xml is None and env.device.state_fingerprint() is not None:  # a simulator: cheap
+        xml = env.device.dump_hierarchy()
+    return step_target(commands, xml)
+
+
 def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
          env_options: dict[str, Any] | None = None, save_screens: bool = False) -> Outcome:
     """Play one episode; every exception becomes an infrastructure error in the outcome.
@@ -191,10 +205,12 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
             if call is not None:
                 outcome.add_usage(call)
             drawn = _gesture(env, action) if save_screens else None
+            target = _target(env, action)
             observation, reward, terminated, truncated, info = env.step(action)
             t2 = time.perf_counter()
             error = info.get("action_error")
             step_info = {k: v for k, v in info.items() if k not in ("goal",)}
+            step_info["target"] = target
             if save_screens:
                 step_info["screen_size"] = list(env.device.screen_size())
                 if drawn is not None:
