@@ -10,7 +10,7 @@ import pytest
 from test_eval import bmoca_cli
 
 from bmoca.env import commands as cmd
-from bmoca.eval import progress
+from bmoca.eval import progress, report
 from bmoca.eval.store import EpisodeRow, StepRow
 
 ROW = ('<node text="" resource-id="" class="android.widget.LinearLayout" package="{pkg}" '
@@ -151,6 +151,10 @@ def test_eval_json_scores_the_expert_fully_and_random_below_it(tmp_path):
     assert eff["with_reference"] == 8 and eff["progress"]["mean"] < 1.0
     assert (tmp_path / "rand" / "reference" / "results.sqlite").exists()
     assert "progress %" in (tmp_path / "rand" / "results.md").read_text("utf-8")
+    built = report.build(tmp_path / "rand", with_plots=False)
+    html = built.html.read_text("utf-8")
+    assert "Efficiency and done claims" in html and "missed done %" in html
+    assert built.efficiency["random"].overall.with_reference == 8
 
     judged = bmoca_cli("eval", "--agent", "expert", *common, "--judge-claims", "--out", "judged",
                        cwd=tmp_path)

@@ -38,8 +38,8 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bmoca.env import commands as cmd

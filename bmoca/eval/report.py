@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bmoca.eval import metrics
+from bmoca.eval import metrics, progress
 from bmoca.eval.metrics import Cell
 from bmoca.eval.store import FILENAME, EpisodeRow, RunRow, StepRow, Store, StoreError
 
@@ -84,6 +84,8 @@ class Report:
     plots: list[str] = field(default_factory=list)
     plot_note: str | None = None
     has_usage: bool = False
+    efficiency: dict[str, Any] = field(default_factory=dict)
+    """Per agent, its `bmoca.eval.progress.EfficiencyTable`."""
 
     @property
     def markdown(self) -> Path:
@@ -281,6 +283,10 @@ def to_markdown(report: Report) -> str:
                   *_md_table(*_category_rows(s)), "### Per task x configuration", "",
                   *_md_table(*_matrix_rows(s)), "### Per task", "",
                   *_md_table(*_task_rows(report, s))]
+        if s.agent in report.efficiency:
+            lines += ["### Efficiency and done claims", "",
+                      *_md_table(*progress.rows(report.efficiency[s.agent])),
+                      f"*{progress.CAPTION}*", ""]
         if s.errors:
             lines += ["### Infrastructure errors (excluded from rates)", ""]
             lines += [f"* {_error_line(e)}" for e in s.errors] + [""]
@@ -358,6 +364,10 @@ def to_html(report: Report) -> str:
                  _html_table(*_category_rows(s)), "<h3>Per task × configuration</h3>",
                  _html_table(*_matrix_rows(s)), "<h3>Per task</h3>",
                  _html_table(*_task_rows(report, s))]
+        if s.agent in report.efficiency:
+            body += ["<h3>Efficiency and done claims</h3>",
+                     _html_table(*progress.rows(report.efficiency[s.agent])),
+                     f'<p class="meta">{_e(progress.CAPTION)}</p>']
         if s.errors:
             body.append("<h3>Infrastructure errors (excluded from rates)</h3><ul>")
             body += [f'<li><a href="episodes/{e.episode_id}.html">{_e(_error_line(e))}</a></li>'
@@ -536,6 +546,10 @@ def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: boo
                        for v in usage.values())
         report = Report(run_dir, out, store.runs(), _sections(episodes, usage, invalid_of),
                         has_usage=has_usage and recorded)
+        references = progress.load_references(store)
+        report.efficiency = {s.agent: progress.score_store(store, s.agent, None, references,
+                                                           s.table.tasks)
+                             for s in report.sections}
         (out / "episodes").mkdir(parents=True, exist_ok=True)
         if with_plots:
             _plots(report)
