@@ -163,6 +163,13 @@ def evaluate_command(
                                          "path (plays the expert once per task x "
                                          "configuration into RUN_DIR/reference; simulator "
                                          "only)"),
+    factors: bool = typer.Option(False, "--factors", help="a one-factor-at-a-time grid: the "
+                                 "--configs bases (default train_env_000) and, per base, one "
+                                 "configuration per --vary value; prints which factor drops "
+                                 "success (docs/metrics.md)"),
+    vary: list[str] = typer.Option(None, "--vary", help="with --factors: FACTOR=VALUE[,VALUE"
+                                   "...], repeatable (bmoca configs derive --help) [default: "
+                                   "one or two values of every factor]", show_default=False),
 ) -> None:
     """Evaluate an agent: every task x configuration x repeat, stored in SQLite, resumable."""
     from bmoca import agents
@@ -170,6 +177,12 @@ def evaluate_command(
 
     task_list = select_tasks(task_specs, task_ids, default="settings")
     chosen_configs = config_ids(split, config_spec)
+    if factors:
+        from bmoca.cli.factors import factor_grid
+
+        chosen_configs = factor_grid(chosen_configs if config_spec else ["train_env_000"], vary)
+    elif vary:
+        raise bad("--vary", "varies configurations only with --factors")
     device = device_target(device)
     if device != "sim" and workers > 1:
         raise bad("--workers", f"{workers}: a device over ADB is one phone; valid: 1")
@@ -189,14 +202,16 @@ def evaluate_command(
         save_screens = hasattr(built, "last_call")
     label = tasks_label(task_specs, task_ids, "settings")
     _run(agent, task_list, chosen_configs, repeats, seed, workers, out or run_dir, label,
-         config_spec or split, split, save_screens, options, device, limit, as_json,
-         judge_claims=judge_claims, efficiency=efficiency and device == "sim")
+         "factors" if factors else config_spec or split, split, save_screens, options, device,
+         limit, as_json, judge_claims=judge_claims, efficiency=efficiency and device == "sim",
+         factors=factors)
 
 
 def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, seed: int,
          workers: int, out: Path | None, label: str, where: str, split: str,
          save_screens: bool, options: dict[str, str], device: str, limit: int | None,
-         as_json: bool, *, judge_claims: bool = False, efficiency: bool = False) -> None:
+         as_json: bool, *, judge_claims: bool = False, efficiency: bool = False,
+         factors: bool = False) -> None:
     from bmoca.eval import evaluate, metrics
     from bmoca.eval.store import Store, StoreError
 
@@ -251,17 +266,23 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
         rows = [e for e in store.episodes(run_id) if e.agent == agent]
         eff = _efficiency_table(store, agent, run_id, rows) if efficiency else None
     table = metrics.success_table(rows)
+    grid = _factor_table(rows) if factors else None
     (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n" + (
-        "\n" + _efficiency_markdown(eff) if eff else ""), "utf-8")
+        "\n" + _efficiency_markdown(eff) if eff else "") + (
+        "\n" + _factor_markdown(grid) if grid else ""), "utf-8")
     if as_json:
         print_json({**_results_json(agent, run_dir, table, rows),
-                    **({"efficiency": _efficiency_json(eff)} if eff else {})})
+                    **({"efficiency": _efficiency_json(eff)} if eff else {}),
+                    **({"factors": _factor_json(grid)} if grid else {})})
         return
     console.print()
     metrics.render(table, console=console)
     if eff:
         console.print()
         _render_efficiency(eff)
+    if grid:
+        console.print()
+        _render_factors(grid)
     _print_usage(rows)
     console.print(f"\nresults: {run_dir / 'results.sqlite'}  table: {run_dir / 'results.md'}",
                   markup=False, soft_wrap=True)
@@ -290,6 +311,30 @@ def _render_efficiency(table) -> None:
     from bmoca.eval import progress
 
     progress.render(table, console)
+
+
+def _factor_table(rows):
+    from bmoca.eval import factors
+
+    return factors.analyse(rows)
+
+
+def _factor_markdown(table) -> str:
+    from bmoca.eval import factors
+
+    return factors.to_markdown(table)
+
+
+def _factor_json(table) -> dict[str, Any]:
+    from bmoca.eval import factors
+
+    return factors.to_json(table)
+
+
+def _render_factors(table) -> None:
+    from bmoca.eval import factors
+
+    factors.render(table, console)
 
 
 def _cell_json(cell) -> dict[str, Any]:

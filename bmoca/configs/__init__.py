@@ -356,10 +356,17 @@ def get(config_id: str) -> DeviceConfig:
     match = _RANDOM_ID.fullmatch(config_id)
     if match:
         return random_config(int(match.group(2)), match.group(1))
+    if "+" in config_id:  # BASE+FACTOR=VALUE (bmoca.configs.derive)
+        from bmoca.configs import derive
+
+        try:
+            return derive.derived(config_id)
+        except ValueError as exc:
+            raise KeyError(str(exc)) from None
     close = difflib.get_close_matches(config_id, list(table), n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(close)}? " if close else ""
     raise KeyError(f"unknown configuration {config_id!r}; {hint}valid ids: {_id_ranges()} "
-                   f"(or random_train_<seed> / random_test_<seed>)")
+                   f"(or random_train_<seed> / random_test_<seed>, or BASE+FACTOR=VALUE)")
 
 
 _RANGE = re.compile(r"(.*?)(\d+)\.\.(?:\1)?(\d+)")
