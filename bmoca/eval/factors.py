@@ -185,16 +185,28 @@ def to_json(table: FactorTable) -> dict[str, Any]:
                         for f, d in table.per_factor.items()}}
 
 
-def plot(table: FactorTable, plot_dir: Path) -> list[str]:
-    """One bar chart per factor (success on the base and on each value); returns the file
-    names. Raises `bmoca.eval.plots.PlotsUnavailable` without matplotlib."""
+def plot(tables: Sequence[FactorTable], plot_dir: Path) -> list[str]:
+    """One bar chart per factor: success on the bases and on each value, a bar per agent;
+    returns the file names (no extension). Raises `bmoca.eval.plots.PlotsUnavailable`
+    without matplotlib."""
     from bmoca.eval import plots
 
     names = []
-    for factor, cells in table.cells.items():
+    for factor in dict.fromkeys(f for t in tables for f in t.cells):
+        groups = list(dict.fromkeys(g for t in tables for g in t.cells.get(factor, {})))
         name = f"factor_{factor}"
-        plots.grouped_bars(plot_dir / f"{name}.png", list(cells), {table.agent: cells},
-                           title=f"{table.agent}: success as {factor} changes",
+        plots.grouped_bars(plot_dir / f"{name}.png", groups,
+                           {t.agent: t.cells.get(factor, {}) for t in tables},
+                           title=f"Success as {factor} changes (base: {', '.join(tables[0].bases)})",
                            xlabel=factor)
         names.append(name)
     return names
+
+
+def page_markdown(tables: Sequence[FactorTable], plot_names: Sequence[str]) -> str:
+    """The report's factor page (factors.md)."""
+    lines = ["# Which factor breaks an agent", "", CAPTION + ".", ""]
+    for t in tables:
+        lines += [f"## Agent `{t.agent}`", "", to_markdown(t)]
+    lines += [f"![{n}](plots/{n}.png)" for n in plot_names]
+    return "\n".join(lines) + "\n"
