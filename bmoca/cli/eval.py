@@ -9,6 +9,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from bmoca.cli import executors
 from bmoca.cli.common import (
     DEVICE_HELP,
     JSON_HELP,
@@ -25,6 +26,8 @@ from bmoca.cli.common import (
     select_tasks,
     tasks_label,
 )
+
+EXECUTOR_HELP, RAY_HELP = executors.EXECUTOR_HELP, executors.RAY_HELP
 
 progress_console = Console(stderr=True, highlight=False)
 """Progress and notes go to stderr, so stdout holds only results (and only JSON with --json)."""
@@ -163,6 +166,8 @@ def evaluate_command(
                                          "path (plays the expert once per task x "
                                          "configuration into RUN_DIR/reference; simulator "
                                          "only)"),
+    executor: str = typer.Option("process", "--executor", help=EXECUTOR_HELP),
+    ray_address: str = typer.Option(None, "--ray", help=RAY_HELP),
     factors: bool = typer.Option(False, "--factors", help="a one-factor-at-a-time grid: the "
                                  "--configs bases (default train_env_000) and, per base, one "
                                  "configuration per --vary value; prints which factor drops "
@@ -198,20 +203,22 @@ def evaluate_command(
         _dry_run(agent, task_list, chosen_configs, repeats, limit, options, as_json)
         return
     _check_reachable(device)
+    executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
     if save_screens is None:  # model agents (they expose `last_call`) get screens by default
         save_screens = hasattr(built, "last_call")
     label = tasks_label(task_specs, task_ids, "settings")
     _run(agent, task_list, chosen_configs, repeats, seed, workers, out or run_dir, label,
          "factors" if factors else config_spec or split, split, save_screens, options, device,
          limit, as_json, judge_claims=judge_claims, efficiency=efficiency and device == "sim",
-         factors=factors)
+         factors=factors, executor=executor, ray_address=ray_address)
 
 
 def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, seed: int,
          workers: int, out: Path | None, label: str, where: str, split: str,
          save_screens: bool, options: dict[str, str], device: str, limit: int | None,
          as_json: bool, *, judge_claims: bool = False, efficiency: bool = False,
-         factors: bool = False) -> None:
+         factors: bool = False, executor: str = "process",
+         ray_address: str | None = None) -> None:
     from bmoca.eval import evaluate, metrics
     from bmoca.eval.store import Store, StoreError
 
@@ -248,12 +255,14 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                                                             if judge_claims else {})},
                               save_screens=save_screens, agent_options=options,
                               device=device, limit=limit,
-                              env_options={"stop_on_success": False} if judge_claims else None)
+                              env_options={"stop_on_success": False} if judge_claims else None,
+                              executor=executor, ray_address=ray_address)
             if efficiency and agent != "expert":  # the expert is its own reference
                 progress.update(bar, status="playing the expert's reference paths")
                 from bmoca.eval import progress as efficiency_metrics
 
-                efficiency_metrics.make_references(run_dir, task_list, chosen_configs, workers)
+                efficiency_metrics.make_references(run_dir, task_list, chosen_configs, workers,
+                                                   executor=executor, ray_address=ray_address)
         except StoreError as exc:
             progress.stop()
             error_line(exc)

@@ -394,16 +394,17 @@ def load_references(store: Any) -> dict[tuple[str, str], Reference]:
 
 
 def make_references(run_dir: Path, task_list: Sequence[Any], config_ids: Sequence[str],
-                    workers: int = 1) -> int:
+                    workers: int = 1, **executor: Any) -> int:
     """Play the expert once on every task x configuration that has no reference yet, into
-    `RUN_DIR/reference/` (resumable like any run); returns how many it played."""
+    `RUN_DIR/reference/` (resumable like any run); returns how many it played. `executor`
+    passes `evaluate`'s executor and ray_address on."""
     from bmoca.eval import evaluate
     from bmoca.eval.store import Store
 
     (run_dir / REFERENCE_DIR).mkdir(parents=True, exist_ok=True)
     with Store(run_dir / REFERENCE_DIR) as store:
         return evaluate.evaluate(store, "expert-reference", "expert", task_list, config_ids, 1,
-                                 seed=0, workers=workers)
+                                 seed=0, workers=workers, **executor)
 
 
 def score_store(store: Any, agent: str, run_id: str | None = None,

@@ -270,16 +270,27 @@ def _worker_play(spec: EpisodeSpec, keep_screen: bool, env_options: dict[str, An
 
 def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool = False,
             env_options: dict[str, Any] | None = None,
-            save_screens: bool = False, device: str = "sim") -> Iterator[Outcome]:
+            save_screens: bool = False, device: str = "sim", executor: str = "process",
+            ray_address: str | None = None) -> Iterator[Outcome]:
     """Play episodes, yielding each outcome as it finishes (in completion order).
 
     `device` is a `bmoca.device.connect` target; a real device (`adb...`) is one phone,
-    so its episodes run one at a time.
+    so its episodes run one at a time. `executor="ray"` plays them on a Ray cluster
+    (`bmoca.eval.ray_executor`; `workers` actors, 0 for one per CPU of the cluster).
     """
     specs = list(specs)
     env_options = env_options or {}
-    if device != "sim" and workers > 1:
+    if device != "sim" and (workers > 1 or executor != "process"):
         raise ValueError(f"device {device!r} is one phone: use one worker")
+    if executor == "ray":
+        from bmoca.eval import ray_executor
+
+        yield from ray_executor.execute(specs, workers or None, address=ray_address,
+                                        keep_screen=keep_screen, env_options=env_options,
+                                        save_screens=save_screens)
+        return
+    if executor != "process":
+        raise ValueError(f"unknown executor {executor!r}; valid: process, ray")
     if workers <= 1:
         pool = DevicePool(device)
         try:

@@ -1,0 +1,77 @@
+"""The Ray executor on a local Ray instance (loopback, 2 CPUs) started inside the tests:
+the same episodes and results as the process pool, streamed into the one store."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_eval import CONFIGS, TWO_TASKS, bmoca_cli
+
+ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'bmoca[ray]'")
+
+from bmoca.eval import evaluate  # noqa: E402
+from bmoca.eval.store import Store  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cluster() -> str:
+    """The address of a local Ray head on loopback, shut down after the module's tests."""
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             _node_ip_address="127.0.0.1", configure_logging=False)
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()
+
+
+def _results(store: Store, run_id: str) -> dict:
+    """Everything an episode's result is, by natural key (not ids or timings)."""
+    out = {}
+    for e in store.episodes(run_id):
+        steps = [(s.action, s.valid, s.reward, s.success, s.info.get("target"))
+                 for s in store.steps_of(e.episode_id)]
+        out[e.key] = (e.status, e.success, e.steps, e.invalid_actions, e.reward, e.terminated,
+                      e.truncated, e.detector_trace, e.seed, steps)
+    return out
+
+
+def test_ray_gives_the_same_episodes_as_the_process_pool(cluster, tmp_path):
+    for agent in ("random", "expert"):
+        with Store(tmp_path / "pool.sqlite") as pool, Store(tmp_path / "ray.sqlite") as on_ray:
+            assert evaluate.evaluate(pool, agent, agent, TWO_TASKS, CONFIGS, 2, seed=3,
+                                     workers=2) == 8
+            assert evaluate.evaluate(on_ray, agent, agent, TWO_TASKS, CONFIGS, 2, seed=3,
+                                     workers=2, executor="ray") == 8
+            expected, got = _results(pool, agent), _results(on_ray, agent)
+            assert len(got) == 8 and got == expected
+            assert all(v[0] == "done" for v in got.values())
+
+
+def test_an_interrupted_ray_run_keeps_what_finished_and_resumes(cluster, tmp_path):
+    seen = []
+
+    def stop_after_three(outcome) -> None:
+        seen.append(outcome.spec.key)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with Store(tmp_path) as store:
+        with pytest.raises(KeyboardInterrupt):
+            evaluate.evaluate(store, "r", "random", TWO_TASKS, CONFIGS, 2, executor="ray",
+                              workers=2, on_episode=stop_after_three)
+        assert store.finished_keys("r") == set(seen)
+        played = evaluate.evaluate(store, "r", "random", TWO_TASKS, CONFIGS, 2, executor="ray",
+                                   workers=2)
+        assert played == 5 and len(store.finished_keys("r")) == 8
+
+
+def test_eval_command_joins_the_cluster_by_address(cluster, tmp_path):
+    common = ["eval", "--agent", "random", "--tasks", "settings", "--configs", "test_env_100",
+              "--repeats", "1", "--limit", "4", "--no-efficiency", "--json"]
+    on_ray = bmoca_cli(*common, "--ray", cluster, "--out", "ray", cwd=tmp_path)
+    assert on_ray.returncode == 0, on_ray.stderr
+    pooled = bmoca_cli(*common, "--workers", "2", "--out", "pool", cwd=tmp_path)
+    assert pooled.returncode == 0, pooled.stderr
+    ray_cells, pool_cells = (json.loads(r.stdout)["cells"] for r in (on_ray, pooled))
+    assert ray_cells == pool_cells and sum(c["episodes"] for c in ray_cells) == 4
+    with Store(tmp_path / "ray") as a, Store(tmp_path / "pool") as b:
+        assert _results(a, "ray") == _results(b, "pool")
