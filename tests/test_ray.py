@@ -75,3 +75,30 @@ def test_eval_command_joins_the_cluster_by_address(cluster, tmp_path):
     assert ray_cells == pool_cells and sum(c["episodes"] for c in ray_cells) == 4
     with Store(tmp_path / "ray") as a, Store(tmp_path / "pool") as b:
         assert _results(a, "ray") == _results(b, "pool")
+    checked = bmoca_cli("validate", "--task", "settings/turn_on_wifi", "--configs",
+                        "test_env_100,test_env_109", "--ray", cluster, "--json", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout)["problems"] == []
+
+
+def test_demos_generate_on_ray_records_what_the_pool_records(cluster, tmp_path):
+    from bmoca.demos import load
+    from bmoca.demos.generate import generate
+
+    for name, executor in (("pool", "process"), ("ray", "ray")):
+        generate(tmp_path / name, TWO_TASKS, CONFIGS, workers=2, executor=executor,
+                 screen_width=64)
+    def recorded(name: str) -> list:
+        """Episodes as stored, each screenshot's path (numbered in completion order)
+        replaced by its bytes."""
+        dataset = load(tmp_path / name)
+        out = []
+        for e in sorted(dataset.episodes, key=lambda e: e.key):
+            data = e.to_json()
+            for step in [*data["steps"], data["final"]]:
+                step["screenshot"] = (tmp_path / name / step["screenshot"]).read_bytes()
+            out.append(data)
+        return out
+
+    on_ray, pooled = recorded("ray"), recorded("pool")
+    assert len(on_ray) == 4 and on_ray == pooled

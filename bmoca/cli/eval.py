@@ -505,6 +505,8 @@ def validate(
                                "runs with one worker"),
     as_json: bool = typer.Option(False, "--json", help="print the outcome and the problems "
                                  "as JSON"),
+    executor: str = typer.Option("process", "--executor", help=EXECUTOR_HELP),
+    ray_address: str = typer.Option(None, "--ray", help=RAY_HELP),
 ) -> None:
     """Check every task: its expert must succeed and doing nothing must fail, in every
     configuration. Exits 1 and lists each problem with its last screen."""
@@ -518,12 +520,13 @@ def validate(
     if device != "sim":
         workers = 1
     _check_reachable(device)
+    executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
     started = time.perf_counter()
     with _progress() as progress:
         bar = progress.add_task("validate", total=None, status="")
         problems = run_validation(
-            task_list, chosen_configs, workers=workers, device=device,
-            on_start=lambda total: progress.update(bar, total=total),
+            task_list, chosen_configs, workers=workers, device=device, executor=executor,
+            ray_address=ray_address, on_start=lambda total: progress.update(bar, total=total),
             on_episode=lambda outcome: progress.update(bar, advance=1))
     seconds = time.perf_counter() - started
     episodes = 2 * len(task_list) * len(chosen_configs)

@@ -14,13 +14,14 @@ here starts a local instance. Every node needs the same bmoca installed.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
-from typing import Any
+from typing import Any, TypeVar
 
 from bmoca.eval import runner
 
 INSTALL_HINT = "pip install 'bmoca[ray]'"
+T = TypeVar("T")
 
 
 class RayUnavailable(RuntimeError):
@@ -51,7 +52,7 @@ def connect(address: str | None = None) -> Any:
     return ray
 
 
-class EpisodeWorker:
+class PhoneWorker:
     """One worker: a phone per configuration, kept between the episodes it plays."""
 
     def __init__(self) -> None:
@@ -59,10 +60,8 @@ class EpisodeWorker:
 
         self.pool = DevicePool("sim")
 
-    def play(self, spec: runner.EpisodeSpec, keep_screen: bool, env_options: dict[str, Any],
-             save_screens: bool) -> runner.Outcome:
-        return runner.play(spec, self.pool, keep_screen=keep_screen, env_options=env_options,
-                           save_screens=save_screens)
+    def run(self, play: Callable[..., Any], item: Any, kwargs: dict[str, Any]) -> Any:
+        return play(item, self.pool, **kwargs)
 
 
 def cluster_cpus(address: str | None = None) -> int:
@@ -70,25 +69,24 @@ def cluster_cpus(address: str | None = None) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def execute(specs: Iterable[runner.EpisodeSpec], workers: int | None = None, *,
-            address: str | None = None, keep_screen: bool = False,
-            env_options: dict[str, Any] | None = None,
-            save_screens: bool = False) -> Iterator[runner.Outcome]:
-    """Play episodes on `workers` actors (default: one per CPU of the cluster), yielding
-    each outcome as it finishes. Each actor takes one configuration's episodes at a time
-    and keeps two in flight, so it never waits on the driver."""
+def stream(play: Callable[..., T], items: Iterable[Any], *, config_of: Callable[[Any], str],
+           lost: Callable[[Any, str], T], workers: int | None = None,
+           address: str | None = None, kwargs: dict[str, Any] | None = None) -> Iterator[T]:
+    """`play(item, pool, **kwargs)` for every item on `workers` actors (default: one per CPU
+    of the cluster), yielding results as they finish. Each actor takes one configuration's
+    items at a time (`config_of`) and keeps two in flight, so it never waits on the caller;
+    an item whose actor died comes back as `lost(item, why)` and the actor is replaced."""
     ray = connect(address)
-    specs = list(specs)
-    if not specs:
+    items = list(items)
+    if not items:
         return
-    count = workers or cluster_cpus(address)
-    groups = deque(list(g) for _, g in groupby(specs, key=lambda s: s.config_id))
-    count = max(1, min(count, len(specs)))
-    actor_class = ray.remote(num_cpus=1)(EpisodeWorker)
+    groups = deque(list(g) for _, g in groupby(items, key=config_of))
+    count = max(1, min(workers or cluster_cpus(address), len(items)))
+    actor_class = ray.remote(num_cpus=1)(PhoneWorker)
     actors = [actor_class.remote() for _ in range(count)]
-    queues: list[deque[runner.EpisodeSpec]] = [deque() for _ in actors]
-    env_options = env_options or {}
-    pending: dict[Any, tuple[int, runner.EpisodeSpec, Any]] = {}
+    queues: list[deque[Any]] = [deque() for _ in actors]
+    kwargs = kwargs or {}
+    pending: dict[Any, tuple[int, Any, Any]] = {}
 
     def feed(i: int) -> None:
         if not queues[i]:
@@ -99,9 +97,8 @@ def execute(specs: Iterable[runner.EpisodeSpec], workers: int | None = None, *,
                 for _ in range(len(queues[longest]) // 2):
                     queues[i].appendleft(queues[longest].pop())
         if queues[i]:
-            spec = queues[i].popleft()
-            ref = actors[i].play.remote(spec, keep_screen, env_options, save_screens)
-            pending[ref] = (i, spec, actors[i])
+            item = queues[i].popleft()
+            pending[actors[i].run.remote(play, item, kwargs)] = (i, item, actors[i])
 
     try:
         for i in range(len(actors)):
@@ -110,16 +107,31 @@ def execute(specs: Iterable[runner.EpisodeSpec], workers: int | None = None, *,
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
-                i, spec, actor = pending.pop(ref)
+                i, item, actor = pending.pop(ref)
                 try:
-                    outcome = ray.get(ref)
+                    result = ray.get(ref)
                 except ray.exceptions.RayError as exc:  # a node or actor died
-                    outcome = runner.Outcome(spec, error=f"{type(exc).__name__}: "
-                                             f"{' '.join(str(exc).split())[:300]}")
+                    result = lost(item, f"{type(exc).__name__}: "
+                                        f"{' '.join(str(exc).split())[:300]}")
                     if actors[i] is actor:
                         actors[i] = actor_class.remote()
-                yield outcome
+                yield result
                 feed(i)
     finally:  # stopped early (Ctrl-C, an error): the episodes in flight are dropped
         for actor in actors:
             ray.kill(actor)
+
+
+def _lost_episode(spec: runner.EpisodeSpec, why: str) -> runner.Outcome:
+    return runner.Outcome(spec, error=why)
+
+
+def execute(specs: Iterable[runner.EpisodeSpec], workers: int | None = None, *,
+            address: str | None = None, keep_screen: bool = False,
+            env_options: dict[str, Any] | None = None,
+            save_screens: bool = False) -> Iterator[runner.Outcome]:
+    """`runner.execute` on Ray: outcomes in completion order, the same as the pool's."""
+    yield from stream(runner.play, specs, config_of=lambda s: s.config_id, lost=_lost_episode,
+                      workers=workers, address=address,
+                      kwargs={"keep_screen": keep_screen, "env_options": env_options or {},
+                              "save_screens": save_screens})
