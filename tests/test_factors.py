@@ -122,3 +122,22 @@ def test_eval_factors_gives_the_expert_no_drop(tmp_path):
     assert 'href="factors.html"' in built.html.read_text("utf-8")
     lonely = bmoca_cli("eval", "--vary", "locale=ko-KR", cwd=tmp_path)
     assert lonely.returncode == 2 and "only with --factors" in lonely.stderr
+
+
+def test_a_blind_replay_agent_has_its_drops_attributed_to_geometry(tmp_path):
+    result = bmoca_cli("eval", "--agent", "replay:train_env_000", "--task",
+                       "settings/turn_on_wifi", "--task", "settings/go_to_bluetooth_setting",
+                       "--factors", "--vary", "dark_theme=true", "--vary", "density=2",
+                       "--vary", "layout=test_env_104", "--repeats", "1", "--json",
+                       "--out", "replay", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    drops = {f: v["drop"] for f, v in data["factors"]["factors"].items()}
+    # its taps were recorded on the base: colours do not move them, geometry does
+    assert drops == {"density": 1.0, "dark_theme": 0.0, "layout": 1.0}
+    eff = data["efficiency"]["overall"]
+    # it claims done after its last tap: wrong exactly when the replay missed
+    assert (eff["done_claims"], eff["false_done"]) == (4, 4)
+    assert data["overall"]["successes"] == 4
+    bad = bmoca_cli("eval", "--agent", "replay:nowhere", "--limit", "1", cwd=tmp_path)
+    assert bad.returncode == 2 and "unknown configuration 'nowhere'" in bad.stderr
