@@ -4,7 +4,9 @@ A B-MoCA configuration changes six factors at once (device, density and font sca
 locale, dark theme, wallpaper, icon layout), so a failure on it cannot be pinned on one.
 A derived configuration changes one: its id says how, `BASE+FACTOR=VALUE`
 (`test_env_100+locale=ko-KR`), so any process - a worker, a Ray node - rebuilds it from the
-id alone, and `bmoca configs derive` writes the same configurations as a YAML data file.
+id alone (`bmoca.configs.get`, where `change` and `derived` live), and `bmoca configs
+derive` writes the same configurations as a YAML data file. This module builds grids of
+them and names what a derived id changed.
 
 Factors and their values:
 
@@ -21,13 +23,21 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
+from bmoca.configs import (
+    FACTORS,
+    SEPARATOR,
+    change,
+    derived,
+    derived_id,
+    get,
+    parse_id,
+)
 from bmoca.device.config import DeviceConfig
 
-FACTORS = ("device", "density", "locale", "dark_theme", "wallpaper", "layout")
-SEPARATOR = "+"
+__all__ = ["DEFAULT_VARIATIONS", "FACTORS", "SEPARATOR", "change", "derived", "derived_id",
+           "factor_of", "one_at_a_time", "parse_id", "parse_vary", "to_yaml"]
 
 DEFAULT_VARIATIONS: dict[str, tuple[str, ...]] = {
     "device": ("pixel_6",),
@@ -38,93 +48,6 @@ DEFAULT_VARIATIONS: dict[str, tuple[str, ...]] = {
     "layout": ("test_env_104",),
 }
 """`bmoca eval --factors` without --vary: one or two values per factor, from the test split."""
-
-
-def _choices(factor: str) -> str:
-    from bmoca import configs
-
-    return {
-        "device": ", ".join(configs.profiles()),
-        "density": "0, 1, 2",
-        "locale": ", ".join(configs.LOCALES),
-        "dark_theme": "true, false",
-        "wallpaper": ", ".join(configs.WALLPAPERS),
-        "layout": "a configuration id or stock",
-    }[factor]
-
-
-def change(config: DeviceConfig, factor: str, value: str) -> DeviceConfig:
-    """`config` with one factor set to `value` (same id: the caller names the result)."""
-    from bmoca import configs
-
-    if factor not in FACTORS:
-        raise ValueError(f"unknown factor {factor!r}; valid: {', '.join(FACTORS)}")
-    bad = ValueError(f"{factor}={value!r} is not valid; valid: {_choices(factor)}")
-    option = config.profile.density_options.index(config.density)
-    if factor == "device":
-        try:
-            profile = configs.profile(value)
-        except KeyError:
-            raise bad from None
-        return dataclasses.replace(config, profile=profile,
-                                   density=profile.density_options[option],
-                                   font_scale=profile.font_scale_options[option])
-    if factor == "density":
-        if value not in ("0", "1", "2"):
-            raise bad
-        index = int(value)
-        return dataclasses.replace(config, density=config.profile.density_options[index],
-                                   font_scale=config.profile.font_scale_options[index])
-    if factor == "locale":
-        tag = configs.normalize_locale(value)
-        if tag not in configs.LOCALES:
-            raise bad
-        return dataclasses.replace(config, locale=tag)
-    if factor == "dark_theme":
-        if value.lower() not in ("true", "false"):
-            raise bad
-        return dataclasses.replace(config, dark_theme=value.lower() == "true")
-    if factor == "wallpaper":
-        if value not in configs.WALLPAPERS:
-            raise bad
-        return dataclasses.replace(config, wallpaper=value)
-    if value == "stock":
-        return dataclasses.replace(config, home=None)
-    try:
-        other = configs.get(value)
-    except KeyError:
-        raise bad from None
-    return dataclasses.replace(config, home=other.home)
-
-
-def parse_id(config_id: str) -> tuple[str, list[tuple[str, str]]]:
-    """`BASE+F=V+G=W` -> (BASE, [(F, V), (G, W)])."""
-    base, *changes = config_id.split(SEPARATOR)
-    pairs = []
-    for item in changes:
-        factor, eq, value = item.partition("=")
-        if not eq or not value:
-            raise ValueError(f"{config_id!r}: {item!r} is not FACTOR=VALUE "
-                             f"(factors: {', '.join(FACTORS)})")
-        pairs.append((factor, value))
-    return base, pairs
-
-
-@lru_cache(maxsize=512)
-def derived(config_id: str) -> DeviceConfig:
-    """The configuration a derived id names, built from its base."""
-    from bmoca import configs
-
-    base_id, pairs = parse_id(config_id)
-    config = configs.get(base_id)
-    for factor, value in pairs:
-        config = change(config, factor, value)
-    config = dataclasses.replace(config, id=config_id, split="")  # in neither split
-    return configs.validate(config, "derived configuration")
-
-
-def derived_id(base_id: str, factor: str, value: str) -> str:
-    return f"{base_id}{SEPARATOR}{factor}={value}"
 
 
 def parse_vary(items: Sequence[str]) -> dict[str, list[str]]:
@@ -147,9 +70,7 @@ def one_at_a_time(base_ids: Sequence[str], variations: dict[str, Sequence[str]])
     base's own are skipped: they would not change it). Every id is checked."""
     out: list[str] = []
     for base_id in base_ids:
-        from bmoca import configs
-
-        base = configs.get(base_id)
+        base = get(base_id)
         out.append(base_id)
         for factor, values in variations.items():
             for value in values:
@@ -176,7 +97,7 @@ def to_yaml(config_ids: Sequence[str]) -> str:
 
     rows: list[dict[str, Any]] = []
     for cid in config_ids:
-        c = derived(cid) if SEPARATOR in cid else _get(cid)
+        c: DeviceConfig = get(cid)
         row: dict[str, Any] = {"id": cid, "device": c.profile.name, "density": c.density,
                                "font_scale": c.font_scale, "locale": c.locale,
                                "wallpaper": c.wallpaper, "dark_theme": c.dark_theme}
@@ -189,9 +110,3 @@ def to_yaml(config_ids: Sequence[str]) -> str:
     header = ("# Configurations derived one factor at a time (bmoca configs derive); each id\n"
               "# BASE+FACTOR=VALUE also resolves without this file.\n")
     return header + yaml.safe_dump({"configs": rows}, sort_keys=False, allow_unicode=True)
-
-
-def _get(config_id: str) -> DeviceConfig:
-    from bmoca import configs
-
-    return configs.get(config_id)

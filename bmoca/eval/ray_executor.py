@@ -18,8 +18,6 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 from typing import Any, TypeVar
 
-from bmoca.eval import runner
-
 INSTALL_HINT = "pip install 'bmoca[ray]'"
 T = TypeVar("T")
 
@@ -120,18 +118,3 @@ def stream(play: Callable[..., T], items: Iterable[Any], *, config_of: Callable[
     finally:  # stopped early (Ctrl-C, an error): the episodes in flight are dropped
         for actor in actors:
             ray.kill(actor)
-
-
-def _lost_episode(spec: runner.EpisodeSpec, why: str) -> runner.Outcome:
-    return runner.Outcome(spec, error=why)
-
-
-def execute(specs: Iterable[runner.EpisodeSpec], workers: int | None = None, *,
-            address: str | None = None, keep_screen: bool = False,
-            env_options: dict[str, Any] | None = None,
-            save_screens: bool = False) -> Iterator[runner.Outcome]:
-    """`runner.execute` on Ray: outcomes in completion order, the same as the pool's."""
-    yield from stream(runner.play, specs, config_of=lambda s: s.config_id, lost=_lost_episode,
-                      workers=workers, address=address,
-                      kwargs={"keep_screen": keep_screen, "env_options": env_options or {},
-                              "save_screens": save_screens})

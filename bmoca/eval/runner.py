@@ -160,7 +160,7 @@ def _gesture(env: BmocaEnv, action: Any) -> list[dict[str, Any]] | None:
 
 def _target(env: BmocaEnv, action: Any) -> str | None:
     """What the action acts on (`bmoca.eval.progress.step_target`); None when invalid."""
-    from bmoca.eval.progress import step_target
+    from bmoca.eval.targets import step_target
 
     try:
         commands = env.action_mode.convert(action, env._screen)
@@ -268,6 +268,11 @@ def _worker_play(spec: EpisodeSpec, keep_screen: bool, env_options: dict[str, An
                 save_screens=save_screens)
 
 
+def _lost(spec: EpisodeSpec, why: str) -> Outcome:
+    """An episode whose Ray actor died: an infrastructure error, played again on resume."""
+    return Outcome(spec, error=why)
+
+
 def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool = False,
             env_options: dict[str, Any] | None = None,
             save_screens: bool = False, device: str = "sim", executor: str = "process",
@@ -285,9 +290,11 @@ def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool
     if executor == "ray":
         from bmoca.eval import ray_executor
 
-        yield from ray_executor.execute(specs, workers or None, address=ray_address,
-                                        keep_screen=keep_screen, env_options=env_options,
-                                        save_screens=save_screens)
+        yield from ray_executor.stream(
+            play, specs, config_of=lambda s: s.config_id, lost=_lost, workers=workers or None,
+            address=ray_address, kwargs={"keep_screen": keep_screen,
+                                         "env_options": env_options,
+                                         "save_screens": save_screens})
         return
     if executor != "process":
         raise ValueError(f"unknown executor {executor!r}; valid: process, ray")
