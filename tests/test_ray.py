@@ -102,3 +102,45 @@ def test_demos_generate_on_ray_records_what_the_pool_records(cluster, tmp_path):
 
     on_ray, pooled = recorded("ray"), recorded("pool")
     assert len(on_ray) == 4 and on_ray == pooled
+
+
+def test_ray_vector_env_steps_as_the_sync_vector_env(cluster):
+    from functools import partial
+
+    import gymnasium
+    import numpy as np
+
+    import bmoca
+    from bmoca.env.ray_vector import RayVectorEnv
+
+    make = partial(bmoca.make, "settings/turn_on_wifi", config="test_env_100",
+                   observation=("text",), action="discrete", step_limit=3)
+    on_ray, local = RayVectorEnv([make, make]), gymnasium.vector.SyncVectorEnv([make, make])
+
+    def same(a: dict, b: dict) -> None:
+        timing = {"reset_s", "_reset_s"}  # measured, not results
+        assert a.keys() - timing == b.keys() - timing
+        for key in a.keys() - timing:
+            assert np.array_equal(np.asarray(a[key], dtype=object),
+                                  np.asarray(b[key], dtype=object)), key
+
+    try:
+        assert on_ray.observation_space == local.observation_space
+        assert on_ray.action_space == local.action_space
+        (obs_a, info_a), (obs_b, info_b) = on_ray.reset(seed=5), local.reset(seed=5)
+        assert obs_a == obs_b
+        same(info_a, info_b)
+        rng = np.random.default_rng(0)
+        ends = 0
+        for _ in range(8):  # episodes of 3 steps: both environments reset twice
+            actions = rng.integers(0, 385, size=2)
+            a, b = on_ray.step(actions), local.step(actions)
+            assert a[0] == b[0]
+            for x, y in zip(a[1:4], b[1:4], strict=True):
+                assert np.array_equal(x, y)
+            same(a[4], b[4])
+            ends += int(a[3].sum())
+        assert ends == 4
+    finally:
+        on_ray.close()
+        local.close()

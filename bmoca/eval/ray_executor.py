@@ -6,8 +6,8 @@ as a pool process does, and is fed whole configurations in turn. Outcomes come b
 the caller one by one as they finish, so the caller alone writes the store and a killed
 run resumes exactly as with the pool.
 
-Connecting: `address=None` uses a Ray already initialised in this process (tests start
-one on loopback), else joins a running cluster (`"auto"` or `ray://host:10001`); nothing
+Connecting (`bmoca.cluster.connect`): a Ray already initialised in this process (tests
+start one on loopback), else a running cluster (`"auto"` or `ray://host:10001`); nothing
 here starts a local instance. Every node needs the same bmoca installed.
 """
 
@@ -18,36 +18,11 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 from typing import Any, TypeVar
 
-INSTALL_HINT = "pip install 'bmoca[ray]'"
+from bmoca.cluster import INSTALL_HINT, RayUnavailable, connect
+
+__all__ = ["INSTALL_HINT", "PhoneWorker", "RayUnavailable", "cluster_cpus", "connect", "stream"]
+
 T = TypeVar("T")
-
-
-class RayUnavailable(RuntimeError):
-    """Ray is not installed, or no cluster answers at the address; the message says which."""
-
-
-def _ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise RayUnavailable(f"the ray executor needs ray, which is not installed: "
-                             f"{INSTALL_HINT}") from None
-    return ray
-
-
-def connect(address: str | None = None) -> Any:
-    """The `ray` module, joined to a cluster (see the module docstring)."""
-    ray = _ray()
-    if ray.is_initialized():
-        return ray
-    try:
-        ray.init(address=address or "auto", include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        raise RayUnavailable(f"no Ray cluster at {address or 'auto'!r}: "
-                             f"{' '.join(str(exc).split())[:200]} (start one with `ray start "
-                             "--head`, or give its address with --ray)") from None
-    return ray
 
 
 class PhoneWorker:
