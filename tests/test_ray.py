@@ -144,3 +144,24 @@ def test_ray_vector_env_steps_as_the_sync_vector_env(cluster):
     finally:
         on_ray.close()
         local.close()
+
+
+def test_model_calls_share_one_rate_limit_across_the_cluster(cluster):
+    from bmoca.agents.llm.ratelimit import limiter, shared_pacer
+
+    @ray.remote(num_cpus=1)
+    def worker_slots(n: int) -> list[float]:
+        """A worker's agent asks for slots as fast as it can, as a model agent would."""
+        actor = shared_pacer("fake:model", 1200.0)  # the same actor every worker finds
+        return [ray.get(actor.reserve.remote())[0] for _ in range(n)]
+
+    slots = sorted(s for part in ray.get([worker_slots.remote(5), worker_slots.remote(5)])
+                   for s in part)
+    gaps = [b - a for a, b in zip(slots, slots[1:], strict=False)]
+    assert len(slots) == 10 and min(gaps) >= 0.05 - 1e-9  # 1200 rpm: 50 ms apart, overall
+    # the driver's agents join the same limiter: their next slot comes after all of those
+    later, _ = ray.get(shared_pacer("fake:model", 1200.0).reserve.remote())
+    assert later >= slots[-1] + 0.05 - 1e-9
+    waits: list[float] = []
+    limiter("fake:model", 1200.0, sleep=waits.append)()  # and wait for the one after it
+    assert len(waits) == 1 and 0.0 <= waits[0] <= 0.05 + 1e-9
