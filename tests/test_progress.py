@@ -165,3 +165,15 @@ def test_eval_json_scores_the_expert_fully_and_random_below_it(tmp_path):
     assert data["overall"]["success"] == 1.0
     assert (eff["done_claims"], eff["false_done"]) == (8, 0)
     assert (eff["claim_chances"], eff["missed_done"]) == (8, 0)
+
+
+def test_a_limited_run_plays_only_the_references_it_needs(tmp_path):
+    from bmoca.eval.store import Store
+
+    result = bmoca_cli("eval", "--agent", "random", "--tasks", "settings", "--configs",
+                       "test_env_100", "--repeats", "2", "--limit", "3", "--json",
+                       "--out", "r", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["efficiency"]["overall"]["with_reference"] == 3
+    with Store(tmp_path / "r" / "reference") as store:  # 3 episodes span 2 task x config
+        assert len(store.episodes()) == 2

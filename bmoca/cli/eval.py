@@ -261,8 +261,10 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                 progress.update(bar, status="playing the expert's reference paths")
                 from bmoca.eval import progress as efficiency_metrics
 
-                efficiency_metrics.make_references(run_dir, task_list, chosen_configs, workers,
-                                                   executor=executor, ray_address=ray_address)
+                efficiency_metrics.make_references(
+                    run_dir, task_list, chosen_configs, workers,
+                    limit=None if limit is None else -(-limit // repeats),
+                    executor=executor, ray_address=ray_address)
         except StoreError as exc:
             progress.stop()
             error_line(exc)

@@ -324,17 +324,18 @@ def load_references(store: Any) -> dict[tuple[str, str], Reference]:
 
 
 def make_references(run_dir: Path, task_list: Sequence[Any], config_ids: Sequence[str],
-                    workers: int = 1, **executor: Any) -> int:
+                    workers: int = 1, limit: int | None = None, **executor: Any) -> int:
     """Play the expert once on every task x configuration that has no reference yet, into
-    `RUN_DIR/reference/` (resumable like any run); returns how many it played. `executor`
-    passes `evaluate`'s executor and ray_address on."""
+    `RUN_DIR/reference/` (resumable like any run); returns how many it played. `limit`
+    keeps the first task x configuration pairs in plan order (a run's `--limit N` with R
+    repeats needs ceil(N / R)). `executor` passes `evaluate`'s executor and ray_address on."""
     from bmoca.eval import evaluate
     from bmoca.eval.store import Store
 
     (run_dir / REFERENCE_DIR).mkdir(parents=True, exist_ok=True)
     with Store(run_dir / REFERENCE_DIR) as store:
         return evaluate.evaluate(store, "expert-reference", "expert", task_list, config_ids, 1,
-                                 seed=0, workers=workers, **executor)
+                                 seed=0, workers=workers, limit=limit, **executor)
 
 
 def score_store(store: Any, agent: str, run_id: str | None = None,
