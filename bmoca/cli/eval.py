@@ -164,8 +164,8 @@ def evaluate_command(
     efficiency: bool = typer.Option(True, "--efficiency/--no-efficiency",
                                     help="score progress and efficiency against the expert's "
                                          "path (plays the expert once per task x "
-                                         "configuration into RUN_DIR/reference; simulator "
-                                         "only)"),
+                                         "configuration into RUN_DIR/reference, on the "
+                                         "simulator only)"),
     executor: str = typer.Option("process", "--executor", help=EXECUTOR_HELP),
     ray_address: str = typer.Option(None, "--ray", help=RAY_HELP),
     factors: bool = typer.Option(False, "--factors", help="a one-factor-at-a-time grid: the "
@@ -209,7 +209,7 @@ def evaluate_command(
     label = tasks_label(task_specs, task_ids, "settings")
     _run(agent, task_list, chosen_configs, repeats, seed, workers, out or run_dir, label,
          "factors" if factors else config_spec or split, split, save_screens, options, device,
-         limit, as_json, judge_claims=judge_claims, efficiency=efficiency and device == "sim",
+         limit, as_json, judge_claims=judge_claims, efficiency=efficiency,
          factors=factors, executor=executor, ray_address=ray_address)
 
 
@@ -257,7 +257,8 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                               device=device, limit=limit,
                               env_options={"stop_on_success": False} if judge_claims else None,
                               executor=executor, ray_address=ray_address)
-            if efficiency and agent != "expert":  # the expert is its own reference
+            # the expert is its own reference; a real phone is not spent on playing one
+            if efficiency and agent != "expert" and device == "sim":
                 progress.update(bar, status="playing the expert's reference paths")
                 from bmoca.eval import progress as efficiency_metrics
 
