@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bmoca.train",),
     ("bmoca.agents",),
     ("bmoca.eval", "bmoca.demos.generate"),
+    ("bmoca.ui",),  # the web page plays, records and browses runs: above eval, below cli
     ("bmoca.cli",),
 )
 """Bottom to top; a module belongs to the layer of its longest matching prefix."""

@@ -204,6 +204,28 @@ def test_discrete_play_demonstrations_replay_in_the_discrete_space(tmp_path):
         generate(tmp_path / "other", task, ["train_env_005"], play="grid")
 
 
+def test_the_shade_route_opens_settings_from_the_gear_on_every_layout(tmp_path):
+    """Played in discrete actions on an English and an Arabic layout, the shade-route
+    experts start with the same two labels: the discrete swipe down (on the home screen it
+    pulls the shade) and a tap on the gear; then they go on as the launcher route does."""
+    task = [tasks.get("settings/turn_on_wifi")]
+    summary = generate(tmp_path / "shade", task, TRAIN, screen_width=64, play="discrete",
+                       route="shade")
+    assert summary.kept == 2
+    dataset = demos.load(tmp_path / "shade")
+    assert _replay_discrete(dataset) == [True, True]
+    for demo in dataset.episodes:
+        first, second = demo.steps[0], demo.steps[1]
+        assert first.discrete == 379                        # swipe down (finger direction)
+        assert second.json_action["action_type"] == "click" and second.discrete < 378
+    manifest = json.loads((tmp_path / "shade" / "manifest.json").read_text())
+    assert manifest["route"] == "shade"
+    with pytest.raises(demos.DemoError, match="generated with --route shade"):
+        generate(tmp_path / "shade", task, ["train_env_005"], play="discrete")
+    with pytest.raises(demos.DemoError, match="route must be one of launcher, shade"):
+        generate(tmp_path / "other", task, ["train_env_005"], route="drawer")
+
+
 def test_a_discrete_tap_label_stays_on_the_tapped_element():
     """The grid cell nearest the point (y = 650, the row below) is outside the tapped row
     [560, 640); the label is the nearest cell inside it, and taps on nothing take the

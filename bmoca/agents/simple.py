@@ -57,11 +57,11 @@ class ExpertAgent:
     action_mode = "json"
     observation_modes = ("xml",)
 
-    def __init__(self, task: tasks.Task):
+    def __init__(self, task: tasks.Task, route: str = "launcher"):
         if not task.expert:
             raise ValueError(f"task {task.id} has no expert plan")
         self.task = task
-        self._expert = experts.build(task.expert)
+        self._expert = experts.build(task.expert, route)
 
     def reset(self, goal: str, seed: int | None = None) -> None:
         self._expert.reset(goal, seed)

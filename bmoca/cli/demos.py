@@ -41,6 +41,9 @@ def demos_generate(
     play: str = typer.Option("exact", help="exact (the expert's own actions) or discrete "
                              "(each action as its 385-way equivalent: for training discrete "
                              "policies)"),
+    route: str = typer.Option("launcher", help="how experts open Settings: launcher (its "
+                              "icon, as the reference) or shade (the notification shade's "
+                              "gear, the same on every home-screen layout)"),
     as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
     executor: str = typer.Option("process", "--executor", help=executors.EXECUTOR_HELP),
     ray_address: str = typer.Option(None, "--ray", help=executors.RAY_HELP),
@@ -51,8 +54,10 @@ def demos_generate(
     from bmoca.cli.eval import _progress, terminate_like_ctrl_c
     from bmoca.demos import DemoError
     from bmoca.demos.generate import PLAYS, generate
+    from bmoca.tasks.experts import ROUTES
 
     play = choice("--play", play, list(PLAYS))
+    route = choice("--route", route, list(ROUTES))
     task_list = select_tasks(task_specs, task_ids, default="settings")
     chosen_configs = config_ids(split, config_spec)
     executor, ray_address, workers = executors.resolve(executor, ray_address, "sim", workers)
@@ -73,8 +78,9 @@ def demos_generate(
         try:
             summary = generate(out, task_list, chosen_configs, split=split, repeats=repeats,
                                seed=seed, workers=workers, screen_width=screen_width or None,
-                               play=play, executor=executor, ray_address=ray_address,
-                               on_start=started, on_episode=finished)
+                               play=play, route=route, executor=executor,
+                               ray_address=ray_address, on_start=started,
+                               on_episode=finished)
         except DemoError as exc:
             progress.stop()
             raise typer.Exit(_error(str(exc))) from None
@@ -132,3 +138,25 @@ def demos_export(
         console.print(f"note: {line}", markup=False, soft_wrap=True)
     console.print(f"{result.out}: {result.format}, {result.episodes} episode(s), "
                   f"{result.steps} step(s)", markup=False, soft_wrap=True)
+
+
+@demos_app.command("list")
+def demos_list(
+    data: Path = typer.Option(..., help="dataset directory (`bmoca demos generate`, or the "
+                              "human recordings of `bmoca ui`)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for scripts"),
+) -> None:
+    """List a dataset's episodes: task, configuration, steps, and who played them."""
+    from bmoca.cli.common import emit
+    from bmoca.demos import DemoError, load
+
+    try:
+        dataset = load(data)
+    except DemoError as exc:
+        raise typer.Exit(_error(str(exc))) from None
+    rows = [{"episode": n, "task": d.task_id, "config": d.config_id, "repeat": d.repeat,
+             "steps": len(d.steps), "success": d.success,
+             "played_by": "human" if d.human else "expert"}
+            for n, d in enumerate(dataset.episodes)]
+    emit(rows, as_json, columns=["episode", "task", "config", "repeat", "steps", "success",
+                                 "played_by"])

@@ -226,11 +226,13 @@ from bmoca.cli import demos as _demos  # noqa: E402
 from bmoca.cli import eval as _eval  # noqa: E402
 from bmoca.cli import factors as _factors  # noqa: E402
 from bmoca.cli import serve_adb as _serve_adb  # noqa: E402
+from bmoca.cli import ui as _ui  # noqa: E402
 from bmoca.cli.train import train_app  # noqa: E402
 
 _eval.register(app)
 _factors.register(app, list_configs)
 app.command("serve-adb")(_serve_adb.serve_adb)
+app.command("ui")(_ui.ui)
 app.add_typer(_avd.avd_app, name="avd")
 app.add_typer(_demos.demos_app, name="demos")
 app.add_typer(train_app, name="train")

@@ -121,6 +121,8 @@ class Demo:
     seed: int | None = None
     final_elements: list[ElementDict] | None = None
     final_screenshot: str | None = None
+    human: bool = False
+    """Played by a person in `bmoca ui` rather than by a scripted expert."""
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -132,7 +134,8 @@ class Demo:
             "text_observation": self.final_elements, "screenshot": self.final_screenshot}
         return {"task_id": self.task_id, "config_id": self.config_id, "goal": self.goal,
                 "success": self.success, "repeat": self.repeat, "seed": self.seed,
-                "steps": [s.to_json() for s in self.steps], "final": final}
+                "steps": [s.to_json() for s in self.steps], "final": final,
+                **({"human": True} if self.human else {})}
 
 
 @dataclass
@@ -235,7 +238,8 @@ def parse_episode(raw: Any, where: str, version: int = VERSION) -> Demo:
     return Demo(task_id=str(raw["task_id"]), config_id=str(raw["config_id"]),
                 goal=str(raw["goal"]), success=success, steps=steps,
                 repeat=int(raw.get("repeat", 0)), seed=raw.get("seed"),
-                final_elements=final_elements, final_screenshot=final_screenshot)
+                final_elements=final_elements, final_screenshot=final_screenshot,
+                human=raw.get("human") is True)
 
 
 def read_lines(path: Path) -> tuple[list[tuple[int, Any]], int]:

@@ -243,6 +243,7 @@ def to_minari(dataset: Dataset, out: str | Path, *, dataset_id: str = MINARI_ID,
         result.notes.append("version 1 dataset: no screen after the last action was "
                             "stored, so the last observation repeats the one before it")
     observation_space = gymnasium.spaces.Box(0, 255, (height, width, 3), dtype="uint8")
+    human = dataset.manifest.get("play") == "human"  # recorded in `bmoca ui`
     previous = os.environ.get("MINARI_DATASETS_PATH")
     os.environ["MINARI_DATASETS_PATH"] = str(out.resolve())
     try:
@@ -257,8 +258,10 @@ def to_minari(dataset: Dataset, out: str | Path, *, dataset_id: str = MINARI_ID,
                     created = minari.create_dataset_from_buffers(
                         dataset_id, buffers, observation_space=observation_space,
                         action_space=act.Discrete().space(),
-                        algorithm_name="scripted expert (bmoca demos generate)",
-                        description=f"bmoca expert demonstrations from {dataset.path.name} "
+                        algorithm_name=("human play (bmoca ui)" if human
+                                        else "scripted expert (bmoca demos generate)"),
+                        description=f"bmoca {'human' if human else 'expert'} demonstrations "
+                                    f"from {dataset.path.name} "
                                     f"({dataset.manifest.get('split')} split, play "
                                     f"{dataset.manifest.get('play', 'exact')}); screenshots "
                                     f"at {width}x{height}, 385-way discrete actions",

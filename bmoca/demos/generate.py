@@ -34,6 +34,7 @@ from bmoca.demos import (
     render_observation,
 )
 from bmoca.demos.convert import DiscretePlay, convert, discrete_play
+from bmoca.tasks.experts import ROUTES
 
 SCREEN_WIDTH = 540
 PLAYS = ("exact", "discrete")  # the expert's own actions, or their 385-way equivalents
@@ -46,6 +47,7 @@ class Job:
     repeat: int
     seed: int
     play: str = "exact"
+    route: str = "launcher"
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -79,14 +81,28 @@ class Summary:
     failures: list[str] = field(default_factory=list)
 
 
+def observed(env: Any, observation: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+    """The screen an action was taken on (an `actions.Screen`, for converting it into
+    every form) and the text observation as JSON elements, checked against the prompt
+    form the environment showed. `observation` needs the "xml" and "text" modes."""
+    from bmoca.env import actions as act
+    from bmoca.env import observations as obs
+    from bmoca.formats.locales import is_rtl
+
+    width, height = env.device.screen_size()
+    found = tuple(obs.translate(observation["xml"]))
+    shown = [e.to_dict(width, height, check=env.text_check, bbox=env.text_bbox) for e in found]
+    if render_observation(shown) != observation["text"]:
+        raise RuntimeError("the stored elements do not render to the environment's text "
+                           "observation")
+    return act.Screen(width, height, found, rtl=is_rtl(env.config.locale)), shown
+
+
 def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH) -> Recorded:
     """Play the task's expert once and record every step in all forms."""
     from bmoca.agents import ExpertAgent
     from bmoca.env import BmocaEnv
-    from bmoca.env import actions as act
-    from bmoca.env import observations as obs
     from bmoca.eval.runner import screen_png
-    from bmoca.formats.locales import is_rtl
 
     out = Recorded(job)
     try:
@@ -94,24 +110,11 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
         env = BmocaEnv(job.task, job.config_id, pool, observation=("xml", "text"),
                        action=action_mode, render_mode="rgb_array")
         observation, _info = env.reset(seed=job.seed)
-        agent = ExpertAgent(job.task)
+        agent = ExpertAgent(job.task, route=job.route)
         agent.reset(env.goal, seed=job.seed)
-        rtl = is_rtl(env.config.locale)
-
-        def elements(observation: dict[str, Any]) -> tuple[act.Screen, list[dict[str, Any]]]:
-            """The screen for converting actions, and the text observation as JSON
-            elements, checked against the prompt form the environment showed."""
-            width, height = env.device.screen_size()
-            found = tuple(obs.translate(observation["xml"]))
-            shown = [e.to_dict(width, height, check=env.text_check, bbox=env.text_bbox)
-                     for e in found]
-            if render_observation(shown) != observation["text"]:
-                raise RuntimeError("the stored elements do not render to the environment's "
-                                   "text observation")
-            return act.Screen(width, height, found, rtl=rtl), shown
 
         while True:
-            screen, shown = elements(observation)
+            screen, shown = observed(env, observation)
             out.screens.append(screen_png(env.render(), screen_width))
             action = agent.act(observation)
             forms = convert(action, screen)
@@ -129,7 +132,7 @@ def record_episode(job: Job, pool: Any, screen_width: int | None = SCREEN_WIDTH)
                 "terminated": bool(terminated), "truncated": bool(truncated)})
             if terminated or truncated:
                 break
-        _screen, out.final = elements(observation)
+        _screen, out.final = observed(env, observation)
         out.screens.append(screen_png(env.render(), screen_width))
         out.success = env.success
         if not out.success:
@@ -191,6 +194,34 @@ def _played(jobs: Sequence[Job], workers: int, screen_width: int | None,
                     pending.add(executor.submit(_play, nxt, screen_width))
 
 
+def store_episode(out: Path, number: int, episode: dict[str, Any], screens: Sequence[bytes]
+                  ) -> None:
+    """Write episode `number` of the dataset in `out`: its screens (one PNG per step, then
+    the final screen) into `screens/<number>/`, then its line in `episodes.jsonl`. The
+    steps' and the final observation's `screenshot` fields are filled in here. Shared by
+    the expert generator and the web UI's human recordings, so both write one format."""
+    steps = episode["steps"]
+    final = out / SCREENS / str(number)
+    tmp = out / SCREENS / f"{number}.tmp"
+    for leftover in (final, tmp):  # orphans of a run killed before its line was written
+        if leftover.exists():
+            shutil.rmtree(leftover)
+    tmp.mkdir(parents=True)
+    for step, png in zip(steps, screens, strict=False):
+        (tmp / f"{step['step']}.png").write_bytes(png)
+        step["screenshot"] = f"{SCREENS}/{number}/{step['step']}.png"
+    last = len(steps)  # the screen after the last action
+    (tmp / f"{last}.png").write_bytes(screens[last])
+    os.replace(tmp, final)
+    episode["final"]["screenshot"] = f"{SCREENS}/{number}/{last}.png"
+    _append(out / EPISODES, episode)
+
+
+def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    """Replace the manifest atomically (a killed writer leaves the old one)."""
+    _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, "utf-8")
@@ -213,7 +244,8 @@ def _complete(path: Path) -> list[dict[str, Any]]:
     return [raw for _, raw in lines]
 
 
-def _version() -> str:
+def package_version() -> str:
+    """The installed bmoca's version, as manifests record it."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -225,7 +257,8 @@ def _version() -> str:
 def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Sequence[str], *,
              split: str = "train", repeats: int = 1, seed: int = 0, workers: int = 1,
              screen_width: int | None = SCREEN_WIDTH, play: str = "exact",
-             executor: str = "process", ray_address: str | None = None,
+             route: str = "launcher", executor: str = "process",
+             ray_address: str | None = None,
              on_start: Callable[[int, int], None] | None = None,
              on_episode: Callable[[Recorded], None] | None = None) -> Summary:
     """Record the experts of `task_list` on `config_ids`, `repeats` times each, into `out`.
@@ -235,6 +268,7 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
     `play="discrete"` executes each expert action as its 385-way discrete equivalent (the
     grid tap on the same element, the discrete swipe), so discrete policies learn from
     the screens they will meet; episodes the expert then fails are listed as failed.
+    `route="shade"` has the experts open Settings from the notification shade's gear.
     `executor="ray"` records on a Ray cluster (`bmoca.eval.ray_executor`).
     """
     from bmoca.eval.runner import episode_seed
@@ -244,6 +278,8 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         raise DemoError(f"repeats must be at least 1, got {repeats}")
     if play not in PLAYS:
         raise DemoError(f"play must be one of {', '.join(PLAYS)}, not {play!r}")
+    if route not in ROUTES:
+        raise DemoError(f"route must be one of {', '.join(ROUTES)}, not {route!r}")
     no_expert = [t.id for t in task_list if not t.expert]
     if no_expert:
         raise DemoError(f"tasks without an expert plan cannot be demonstrated: "
@@ -264,6 +300,10 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         if manifest.get("play", "exact") != play:
             raise DemoError(f"{out} was generated with --play {manifest.get('play', 'exact')}; "
                             f"resume it with the same --play or use another directory")
+        if manifest.get("route", "launcher") != route:
+            raise DemoError(f"{out} was generated with --route "
+                            f"{manifest.get('route', 'launcher')}; resume it with the same "
+                            f"--route or use another directory")
     elif out.is_dir() and any(out.iterdir()):
         raise DemoError(f"{out} is not empty and holds no {MANIFEST}; choose a new directory")
     else:
@@ -277,10 +317,11 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
         "tasks": sorted(set(manifest.get("tasks", [])) | {t.id for t in task_list}),
         "configs": sorted(set(manifest.get("configs", [])) | set(config_ids)),
         "repeats": max(int(manifest.get("repeats", 0)), repeats), "seed": seed, "play": play,
-        "episodes": len(kept), "failed": len(failed), "bmoca_version": _version()})
-    _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        "route": route,
+        "episodes": len(kept), "failed": len(failed), "bmoca_version": package_version()})
+    write_manifest(out, manifest)
 
-    jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r), play)
+    jobs = [Job(t, c, r, episode_seed(seed, t.id, c, r), play, route)
             for c in config_ids for t in task_list for r in range(repeats)]
     todo = [j for j in jobs if j.key not in done]
     summary = Summary(skipped=len(jobs) - len(todo))
@@ -297,28 +338,14 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
                                     f"{rec.error}")
             manifest["failed"] = len(failed) + summary.failed
         else:
-            final = out / SCREENS / str(number)
-            tmp = out / SCREENS / f"{number}.tmp"
-            for leftover in (final, tmp):  # orphans of a run killed before its line was written
-                if leftover.exists():
-                    shutil.rmtree(leftover)
-            tmp.mkdir()
-            for step, png in zip(rec.steps, rec.screens, strict=False):
-                (tmp / f"{step['step']}.png").write_bytes(png)
-                step["screenshot"] = f"{SCREENS}/{number}/{step['step']}.png"
-            last = len(rec.steps)  # the screen after the last action
-            (tmp / f"{last}.png").write_bytes(rec.screens[last])
-            os.replace(tmp, final)
-            _append(out / EPISODES, {"task_id": job.task.id, "config_id": job.config_id,
-                                     "goal": job.task.goal, "success": True,
-                                     "repeat": job.repeat, "seed": job.seed,
-                                     "steps": rec.steps, "final": {
-                                         "text_observation": rec.final,
-                                         "screenshot": f"{SCREENS}/{number}/{last}.png"}})
+            store_episode(out, number, {
+                "task_id": job.task.id, "config_id": job.config_id, "goal": job.task.goal,
+                "success": True, "repeat": job.repeat, "seed": job.seed, "steps": rec.steps,
+                "final": {"text_observation": rec.final}}, rec.screens)
             number += 1
             summary.kept += 1
             manifest["episodes"] = number
-        _write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        write_manifest(out, manifest)
         if on_episode:
             on_episode(rec)
     summary.total_kept, summary.total_failed = manifest["episodes"], manifest["failed"]

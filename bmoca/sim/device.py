@@ -12,6 +12,7 @@ import numpy as np
 from bmoca.device.contract import Device, InvalidInput, Key
 from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
+from bmoca.sim.apps.systemui import state as systemui_state
 from bmoca.sim.apps.systemui.app import NAV_KEYS
 from bmoca.sim.frame import compose
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
@@ -126,7 +127,9 @@ class SimDevice(Device):
                 + " (input text takes printable ASCII only, as on a device)")
         self.system.state.clock.advance(100 + 20 * len(text))
         focused = self.frame.focused
-        if focused is not None and text:
+        if self.frame.window("shade") is not None:
+            pass  # the shade has the input focus, and no text field
+        elif focused is not None and text:
             focused.on_text(focused.text + text)
         elif text and not self._dialog_shown():
             record = self.system.am.top_record()
@@ -150,6 +153,12 @@ class SimDevice(Device):
         for window in reversed(frame.windows):
             left, top, right, bottom = window.box
             inside = left <= x < right and top <= y < bottom
+            if window.kind == "shade":
+                if inside:
+                    self._hit(window.root, x, y, long)
+                else:  # a touch on the scrim closes the shade
+                    systemui_state.collapse_shade(self.system)
+                return
             if window.kind == "nav_bar":
                 if inside:
                     button = self._nearest_button(window, x, y)
@@ -212,8 +221,13 @@ class SimDevice(Device):
         status = frame.window("status_bar")
         if nav and nav.box[1] <= sy:
             return
+        shade = frame.window("shade")
+        if shade is not None:
+            self._swipe_shade(shade, swipe)
+            return
         if status and sy < status.box[3] and swipe.direction == "down":
-            return  # notification shade: not simulated; the touch goes nowhere else either
+            systemui_state.pull_shade(self.system)
+            return
         target_window = frame.active
         for window in reversed(frame.windows):
             left, top, right, bottom = window.box
@@ -252,6 +266,24 @@ class SimDevice(Device):
         if target_window.record is not None:
             target_window.record.activity.on_swipe(self._context(), swipe)
 
+    def _swipe_shade(self, shade, swipe: Swipe) -> None:
+        """On the open shade: a drag on the brightness slider moves it; a pull down opens
+        the full panel; a push up closes the shade."""
+        left, top, right, bottom = shade.box
+        if left <= swipe.x1 < right and top <= swipe.y1 < bottom:
+            view = hit_test(shade.root, swipe.x1, swipe.y1, want=lambda v: v.on_drag is not None)
+            if view is not None:
+                fx, fy = self._drag_fraction(view, (swipe.x1 + swipe.x2) // 2,
+                                             (swipe.y1 + swipe.y2) // 2)
+                view.on_drag(fx, fy, False)
+                fx, fy = self._drag_fraction(view, swipe.x2, swipe.y2)
+                view.on_drag(fx, fy, True)
+                return
+        if swipe.direction == "down":
+            systemui_state.pull_shade(self.system)
+        elif swipe.direction == "up":
+            systemui_state.collapse_shade(self.system)
+
     def _fling(self, distance: int, duration_ms: int) -> int:
         """Extra travel after lift: fast swipes fling on, up to twice their length."""
         layout = self.frame.layout
@@ -266,6 +298,11 @@ class SimDevice(Device):
         record = system.am.top_record()
         ctx = self._context()
         focused = self.frame.focused
+        if systemui_state.shade_level(system) != systemui_state.CLOSED and key in (
+                Key.BACK, Key.ESCAPE, Key.HOME, Key.APP_SWITCH):
+            systemui_state.collapse_shade(system)  # and HOME or Overview go on below
+            if key in (Key.BACK, Key.ESCAPE):
+                return
         if key == Key.BACK:
             if focused is not None:
                 record.focus = None

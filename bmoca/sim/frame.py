@@ -62,7 +62,23 @@ def compose(system: SystemServer, width: int, height: int, measure,
     windows += _system_bars(system, layout, width, height, _light_surface(system, record),
                             activity.fullscreen, activity.bar_color,
                             bars_cache if bars_cache is not None else {})
+    shade = _shade(system, layout, width, height)
+    if shade is not None:
+        windows.append(shade)
     return Frame(windows, layout, focused, sb, nb)
+
+
+def _shade(system: SystemServer, layout: Layout, width: int, height: int) -> Window | None:
+    """The notification shade over everything, when pulled down; its box is the panel, and
+    the rest of the screen is its scrim."""
+    from bmoca.sim.apps.systemui import shade, state
+
+    level = state.shade_level(system)
+    if level == state.CLOSED:
+        return None
+    panel = shade.shade(Context(system, SYSTEMUI_PACKAGE), level, width / layout.scale)
+    layout.run(frame(panel, width=MATCH, height=MATCH), (0, 0, width, height), ScrollState())
+    return Window("shade", SYSTEMUI_PACKAGE, panel, panel.bounds, dim=True)
 
 
 def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,

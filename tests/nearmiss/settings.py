@@ -92,6 +92,34 @@ def homepage_from_the_end(offset: int):
     return play
 
 
+QS_TILE = "android.widget.Switch"
+WIFI_TILE, BT_TILE, AIRPLANE_TILE = 0, 1, 7
+
+
+def pull_shade(times: int = 1):
+    """Pull the notification shade down from the status bar (twice: the full panel)."""
+    def play(device) -> None:
+        width, height = device.screen_size()
+        for _ in range(times):
+            device.swipe(width // 2, 2, width // 2, height // 2)
+    return play
+
+
+def qs_tile(index: int, long: bool = False):
+    """The Quick Settings tile at `index` (by class and order: any language)."""
+    def play(device) -> None:
+        tiles = nodes(device.dump_hierarchy(), package="com.android.systemui",
+                      **{"class": QS_TILE})
+        left, top, right, bottom = bounds(tiles[index])
+        x, y = (left + right) // 2, (top + bottom) // 2
+        device.swipe(x, y, x, y, 800 if long else 100)
+    return play
+
+
+def shade_gear(device) -> None:
+    tap_id(device, "com.android.systemui:id/settings_button")
+
+
 def task(name: str) -> str:
     return f"settings/{name}"
 
@@ -122,6 +150,22 @@ def volume_rows(kind: str, index: int) -> list:
 ROWS = [
     *open_app_rows(task("open_the_setting_app"), "com.android.settings",
                    "com.google.android.deskclock"),
+    passes(task("open_the_setting_app"), "the_shades_gear", seq(pull_shade(), shade_gear)),
+    passes(task("open_the_setting_app"), "a_tiles_long_press",
+           seq(pull_shade(), qs_tile(WIFI_TILE, long=True))),
+    fails(task("open_the_setting_app"), "shade_pulled_down_only", pull_shade(2)),
+    passes(ON, "quick_settings_tile", seq(pull_shade(), qs_tile(WIFI_TILE))),
+    fails(ON, "quick_settings_tile_twice", seq(pull_shade(), qs_tile(WIFI_TILE),
+                                               qs_tile(WIFI_TILE))),
+    passes(OFF, "quick_settings_tile", seq(pull_shade(), qs_tile(WIFI_TILE))),
+    fails(OFF, "quick_settings_bluetooth_instead", seq(pull_shade(), qs_tile(BT_TILE))),
+    passes(PLANE_ON, "quick_settings_tile", seq(pull_shade(2), qs_tile(AIRPLANE_TILE))),
+    fails(PLANE_ON, "quick_settings_tile_twice", seq(pull_shade(2), qs_tile(AIRPLANE_TILE),
+                                                     qs_tile(AIRPLANE_TILE))),
+    passes(BT, "the_tiles_long_press", seq(pull_shade(), qs_tile(BT_TILE, long=True))),
+    fails(BT, "the_tile_tapped", seq(pull_shade(), qs_tile(BT_TILE))),
+    passes(DIM, "quick_settings_slider", seq(pull_shade(2), tap_at(SLIDER, 0, 0.1))),
+    fails(DIM, "quick_settings_slider_raised", seq(pull_shade(2), tap_at(SLIDER, 0, 0.9))),
     fails(ON, "network_page_only", network_page),
     fails(ON, "airplane_mode_instead", seq(network_page, airplane_switch)),
     fails(ON, "on_and_off_again", seq(network_page, wifi_master_switch, wifi_master_switch)),

@@ -140,7 +140,7 @@ class Painter:
         canvas = Canvas(image, layout.scale, layout.font_scale, th, system.locale, layout.rtl)
         self._system = system
         for window in frame.windows:
-            if window.kind == "dialog" and window.dim:
+            if window.dim:  # a dialog's or the notification shade's scrim
                 canvas.rect((0, 0, width, height), th.scrim, (0, 0, width, height))
             if window.kind == "status_bar":
                 app = frame.window("app")

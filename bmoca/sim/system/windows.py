@@ -17,7 +17,7 @@ IME_PACKAGE = "com.google.android.inputmethod.latin"
 @dataclass
 class Window:
     kind: str
-    """"app", "dialog", "ime", "status_bar", "nav_bar"."""
+    """"app", "dialog", "ime", "status_bar", "nav_bar", "shade"."""
     package: str
     root: View
     box: Box
@@ -38,9 +38,10 @@ class Frame:
 
     @property
     def active(self) -> Window:
-        """The window uiautomator dumps: a dialog if one is up, else the app."""
+        """The window uiautomator dumps: the notification shade when it is pulled down,
+        else a dialog if one is up, else the app."""
         for window in reversed(self.windows):
-            if window.kind in ("dialog", "app"):
+            if window.kind in ("shade", "dialog", "app"):
                 return window
         raise RuntimeError("no app window")
 

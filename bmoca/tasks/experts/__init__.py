@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bmoca.tasks.experts import base, clock, files
-from bmoca.tasks.experts.base import Expert, ExpertStuck, Screen
+from bmoca.tasks.experts.base import ROUTES, Expert, ExpertStuck, Screen
 
 STAGES = {
     "open_app": base.open_app, "tap_id": base.tap_id, "set_switch": base.set_switch,
@@ -27,7 +27,7 @@ STAGES = {
     **files.STAGES,
 }
 
-__all__ = ["Expert", "ExpertStuck", "Screen", "build", "check_plan"]
+__all__ = ["ROUTES", "Expert", "ExpertStuck", "Screen", "build", "check_plan"]
 
 
 class PlanError(ValueError):
@@ -54,6 +54,6 @@ def check_plan(plan: Any, where: str = "expert") -> None:
         _stage(item, f"{where}[{i}]")
 
 
-def build(plan: Sequence[Any]) -> Expert:
-    """A fresh expert for one episode."""
-    return Expert([_stage(item, f"expert[{i}]") for i, item in enumerate(plan)])
+def build(plan: Sequence[Any], route: str = "launcher") -> Expert:
+    """A fresh expert for one episode; `route` is how it opens Settings (`base.ROUTES`)."""
+    return Expert([_stage(item, f"expert[{i}]") for i, item in enumerate(plan)], route)

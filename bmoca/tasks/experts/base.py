@@ -23,6 +23,11 @@ from lxml import etree
 from bmoca.formats import apps as app_table
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
+SYSTEMUI = "com.android.systemui"
+SETTINGS = "com.android.settings"
+ROUTES = ("launcher", "shade")
+"""How an expert opens Settings: its launcher icon (the reference's way), or the gear of
+the notification shade (a path that looks the same on every home-screen layout)."""
 Action = dict[str, Any]
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 
@@ -102,6 +107,8 @@ def click_at(node: Node, fx: float) -> Action:
 
 
 SCROLL_DOWN: Action = {"action_type": "scroll", "direction": "down"}
+PULL_SHADE: Action = {"action_type": "swipe", "direction": "down"}
+"""The finger moves down from the top edge: the notification shade comes down."""
 """Reveal what is below: the finger moves up from the centre of the screen."""
 HOME: Action = {"action_type": "navigate_home"}
 BACK: Action = {"action_type": "navigate_back"}
@@ -119,8 +126,11 @@ class Expert:
     """Runs a plan of stages; `act` takes an observation with an `xml` entry (the agent
     wrapper, `bmoca.agents.ExpertAgent`, declares the modes to the runner)."""
 
-    def __init__(self, stages: Sequence[Stage]):
+    def __init__(self, stages: Sequence[Stage], route: str = "launcher"):
+        if route not in ROUTES:
+            raise ValueError(f"route must be one of {', '.join(ROUTES)}, not {route!r}")
         self.stages = list(stages)
+        self.route = route
         self.reset("")
 
     def reset(self, goal: str, seed: int | None = None) -> None:
@@ -165,12 +175,18 @@ class Expert:
 
 
 def open_app(package: str) -> Stage:
-    """From anywhere, get the app to the foreground through the launcher."""
+    """From anywhere, get the app to the foreground through the launcher (Settings through
+    the shade's gear when the expert's route is "shade")."""
     labels = app_table.labels_of(package)
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
         if screen.package == package:
             return None
+        if package == SETTINGS and expert.route == "shade":
+            gear = screen.first(f"{SYSTEMUI}:id/settings_button")
+            if gear is not None:
+                return click(gear)
+            return PULL_SHADE if screen.package == LAUNCHER else HOME
         if screen.package != LAUNCHER:
             return HOME
         icons = [n for n in screen.nodes if n.cls == "android.widget.TextView"

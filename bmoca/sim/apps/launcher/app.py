@@ -7,6 +7,7 @@ from bmoca.formats import launcher_db
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
 from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search
+from bmoca.sim.apps.systemui.state import pull_shade
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
@@ -79,6 +80,9 @@ class LauncherActivity(Activity):
     def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:
         if self.mode == "home" and swipe.direction == "up":
             self.mode = "drawer"
+            return True
+        if self.mode == "home" and swipe.direction == "down":
+            pull_shade(ctx.system)  # the Pixel launcher pulls the notification shade down
             return True
         if self.mode == "drawer" and swipe.direction == "down":
             self.on_home(ctx)

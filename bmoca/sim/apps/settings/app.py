@@ -22,6 +22,23 @@ HOMEPAGE = "com.android.settings.Settings"
 SUBSETTINGS = "com.android.settings.SubSettings"
 LOCALE_PICKER = "com.android.settings.localepicker.LocalePickerWithRegionActivity"
 SEARCH = "com.android.settings.search.SearchActivity"
+_S = "com.android.settings.Settings$"
+SHORTCUTS: dict[str, tuple[str, str]] = {
+    "android.settings.WIFI_SETTINGS": (_S + "WifiSettingsActivity", "wifi"),
+    "android.settings.BLUETOOTH_SETTINGS": (_S + "BluetoothSettingsActivity", "bluetooth"),
+    "android.settings.WIRELESS_SETTINGS": (_S + "NetworkDashboardActivity", "network"),
+    "android.settings.AIRPLANE_MODE_SETTINGS": (_S + "NetworkDashboardActivity", "network"),
+    "android.settings.NETWORK_OPERATOR_SETTINGS": (
+        "com.android.settings.network.telephony.MobileNetworkActivity", "mobile_network"),
+    "android.settings.DISPLAY_SETTINGS": (_S + "DisplaySettingsActivity", "display"),
+    "android.settings.SOUND_SETTINGS": (_S + "SoundSettingsActivity", "sound"),
+    "android.settings.LOCATION_SOURCE_SETTINGS": (_S + "LocationSettingsActivity", "location"),
+    "android.intent.action.POWER_USAGE_SUMMARY": (_S + "PowerUsageSummaryActivity", "battery"),
+    "android.settings.APPLICATION_SETTINGS": (_S + "ManageApplicationsActivity", "manage_apps"),
+}
+"""Settings' intent actions that open one page directly (its manifest's activity aliases),
+as Quick Settings' long presses and `am start -a` use them: action -> (activity, page)."""
+_SHORTCUT_PAGES = {cls: page for cls, page in SHORTCUTS.values()}
 FONT_SCALES = (0.85, 1.0, 1.15, 1.3)
 
 
@@ -274,7 +291,8 @@ class SubSettings(Activity):
 
     def __init__(self, intent: Intent):
         super().__init__(intent)
-        self.page_id: str = intent.extras.get("page", "network")
+        shortcut = _SHORTCUT_PAGES.get(intent.component[1]) if intent.component else None
+        self.page_id: str = intent.extras.get("page", shortcut or "network")
         self.expanded = False
         self.dialog_open: str | None = None
         self.app_package: str | None = intent.extras.get("package")
@@ -616,8 +634,9 @@ class SettingsApp(App):
     label_key = f"app.{PACKAGE}"
     uid = 1000
     activities = {HOMEPAGE: Homepage, SUBSETTINGS: SubSettings, LOCALE_PICKER: LocalePicker,
-                  SEARCH: SearchActivity}
-    intent_actions = {"android.settings.SETTINGS": HOMEPAGE}
+                  SEARCH: SearchActivity, **{cls: SubSettings for cls in _SHORTCUT_PAGES}}
+    intent_actions = {"android.settings.SETTINGS": HOMEPAGE,
+                      **{action: cls for action, (cls, _page) in SHORTCUTS.items()}}
 
     def initial_data(self) -> SettingsData:
         return SettingsData()

@@ -1,8 +1,10 @@
-"""System UI: the status bar, the 3-button navigation bar, the brightness dialog."""
+"""System UI: the status bar, the 3-button navigation bar, the brightness dialog (the
+notification shade and Quick Settings are in `shade.py`)."""
 
 from __future__ import annotations
 
 from bmoca.sim.apps.base import Activity, App, Context
+from bmoca.sim.apps.systemui.state import SystemUIData
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SYSTEMUI_UID
 from bmoca.sim.ui.theme import is_dark
 from bmoca.sim.ui.view import MATCH, WRAP, View, frame, icon, row, spacer, text
@@ -136,3 +138,10 @@ class SystemUI(App):
     activities = {"com.android.systemui.settings.BrightnessDialog": BrightnessDialog}
     intent_actions = {"com.android.intent.action.SHOW_BRIGHTNESS_DIALOG":
                       "com.android.systemui.settings.BrightnessDialog"}
+
+    def initial_data(self) -> SystemUIData:
+        return SystemUIData()
+
+    def on_boot(self, ctx: Context) -> None:
+        if isinstance(ctx.data, SystemUIData):
+            ctx.data.shade = 0  # a framework restart closes the shade

@@ -1,0 +1,214 @@
+"""`bmoca ui` in a real browser: Chromium from Debian's packages, driven by Playwright.
+
+The page is opened, settings/turn_on_airplane_mode is played by clicking the rendered
+screen to success and recorded (twice, from one tab), the recording is found in the
+demonstrations list, a stored run's episode is opened and stepped through, and bad
+requests show their message in the page. One server and one browser serve the module.
+
+Playwright never downloads a browser here: it launches the system Chromium
+(`BMOCA_CHROMIUM`, else `chromium` or `chromium-browser` on PATH); without one the module
+skips, saying so in one line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the ui extra: pip install 'bmoca[ui]'")
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="needs playwright: pip install playwright")
+CHROMIUM = os.environ.get("BMOCA_CHROMIUM") or shutil.which("chromium") or shutil.which(
+    "chromium-browser")
+if not CHROMIUM:
+    pytest.skip("no Chromium found (apt-get install chromium, or set BMOCA_CHROMIUM)",
+                allow_module_level=True)
+
+import uvicorn  # noqa: E402
+from ui_fixtures import CONFIG, TASK, expert_taps  # noqa: E402
+
+from bmoca import tasks  # noqa: E402
+from bmoca.ui.app import create_app  # noqa: E402
+
+expect = sync_api.expect
+SHOTS = os.environ.get("BMOCA_UI_SCREENSHOTS")
+"""A directory to save one screenshot of each page into (how docs/ui-*.png are made)."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from bmoca.eval.evaluate import evaluate
+    from bmoca.eval.store import FILENAME, Store
+
+    root = tmp_path_factory.mktemp("ui")
+    run_dir = root / "runs" / "expert-airplane"
+    run_dir.mkdir(parents=True)
+    with Store(run_dir / FILENAME) as store:
+        evaluate(store, "expert-airplane", "expert", [tasks.get(TASK)],
+                 [CONFIG, "train_env_030"], 1, save_screens=True)
+    (root / "runs" / "going").mkdir()
+    with Store(root / "runs" / "going" / FILENAME) as store:  # a run still being played
+        store.start_run("going", "random", {"tasks": [TASK], "configs": [CONFIG], "repeats": 2})
+        store.begin_episode("going", "random", TASK, CONFIG, 0, 1)
+    app = create_app(demos=root / "demos", runs=root / "runs")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    instance = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not instance.started:
+        time.sleep(0.05)
+    yield app, f"http://127.0.0.1:{sock.getsockname()[1]}/", root
+    instance.should_exit = True
+    thread.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM,
+                                     args=["--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"ui-{name}.png"))
+
+
+def start(page, url: str, config: str = CONFIG) -> None:
+    page.goto(url + "#play")
+    expect(page.locator(f'#task option[value="{TASK}"]')).to_have_count(1)
+    page.select_option("#task", TASK)
+    page.fill("#config", config)
+    page.click("#start")
+
+
+def click_screen(page, x: int, y: int, width: int = 1080, height: int = 2160) -> None:
+    """Click the rendered screen where the phone's pixel (x, y) is shown."""
+    box = page.locator("#screen").bounding_box()
+    page.mouse.click(box["x"] + (x + 0.5) * box["width"] / width,
+                     box["y"] + (y + 0.5) * box["height"] / height)
+
+
+def test_play_by_clicks_to_success_record_and_find_it_in_the_demonstrations(server, page):
+    _app, url, root = server
+    start(page, url)
+    expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+    box = page.locator("#screen").bounding_box()
+    assert abs(box["height"] / box["width"] - 2160 / 1080) < 0.01  # the real aspect ratio
+    taps = expert_taps()
+    for recording in range(2):
+        for n, tap in enumerate(taps, 1):
+            click_screen(page, tap["x"], tap["y"])
+            expect(page.locator("#steps")).to_have_text(f"Step {n} / 6")
+        expect(page.locator("#outcome")).to_have_text("success")
+        # the last action as the benchmark's action space has it
+        expect(page.locator("#last-action")).to_contain_text('"action_type":"click"')
+        expect(page.locator("#discrete-index")).to_have_text(re.compile(r"^\d+$"))
+        page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.385)
+        expect(page.locator("#inspector")).to_contain_text("android:id/title")
+        if recording == 0:
+            shot(page, "play")
+        page.click("#record")
+        expect(page.locator("#saved")).to_have_text(f"recorded as demonstration {recording}")
+        page.click("#reset")
+        expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+    page.click("#nav-demos")
+    rows = page.locator("#demos-table tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_contain_text(TASK)
+    expect(rows.first).to_contain_text("human")
+    expect(rows.first.locator("img")).to_have_js_property("complete", True)
+    shot(page, "demos")
+    from bmoca import demos
+
+    assert [d.human for d in demos.load(root / "demos").episodes] == [True, True]
+
+
+def test_bad_requests_show_their_message_in_the_page(server, page):
+    app, url, _root = server
+    start(page, url, config="train_env_999")
+    expect(page.locator("#error")).to_be_visible()
+    expect(page.locator("#error-text")).to_contain_text("unknown configuration 'train_env_999'")
+    start(page, url)
+    expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+    expect(page.locator("#error")).to_be_hidden()
+    for phone_id in app.state.sessions.ids():  # as the idle sweep would
+        app.state.sessions.close(phone_id, "released after 900 s idle")
+    click_screen(page, 540, 1000)
+    expect(page.locator("#error-text")).to_contain_text("released after 900 s idle; start a new one")
+    expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+
+
+def test_a_run_in_progress_updates_live(server, page):
+    from bmoca.eval.store import FILENAME, Store
+
+    _app, url, root = server
+    page.goto(url + "#runs")
+    going = page.locator("#runs-table tbody tr", has_text="going")
+    expect(going).to_contain_text("0 / 2 (1 running)")
+    with Store(root / "runs" / "going" / FILENAME) as store:  # as the runner stores an episode
+        episode_id = store.episodes()[0].episode_id
+        store.finish_episode(episode_id, success=False, steps=6, invalid_actions=0, reward=0.0,
+                             terminated=False, truncated=True, detector_trace=[], wall_s=0.1,
+                             reset_s=0.01)
+    expect(going).to_contain_text("1 / 2", timeout=10000)
+    expect(going).not_to_contain_text("running")
+
+
+def test_a_stored_runs_episode_is_opened_and_stepped_through(server, page):
+    _app, url, _root = server
+    page.goto(url + "#runs")
+    run = page.locator("#runs-table tbody tr", has_text="expert-airplane")
+    expect(run).to_contain_text("2 / 2")
+    expect(run).to_contain_text("100%")
+    shot(page, "runs")
+    run.locator("a").click()
+    episodes = page.locator("#episodes-table tbody tr")
+    expect(episodes).to_have_count(2)
+    expect(page.locator("#run-tables")).to_contain_text(TASK)
+    page.select_option("#filter-config", "train_env_030")
+    expect(episodes).to_have_count(1)
+    page.select_option("#filter-status", "fail")
+    expect(episodes).to_have_count(0)
+    page.select_option("#filter-status", "success")
+    expect(episodes).to_have_count(1)
+    shot(page, "run")
+    episodes.first.locator("a").click()
+    expect(page.locator("#episode-title")).to_contain_text(TASK)
+    expect(page.locator("#step-label")).to_contain_text("Step 0: click(")
+    expect(page.locator("#episode-shot img")).to_have_js_property("complete", True)
+    assert page.locator("#episode-shot img").evaluate("i => i.naturalWidth") > 0
+    expect(page.locator("#episode-shot svg circle")).to_have_count(1)  # the tap, drawn
+    expect(page.locator("#prev-step")).to_be_disabled()
+    shot(page, "episode")
+    page.click("#next-step")
+    expect(page.locator("#step-label")).to_contain_text("Step 1: click(")
+    page.click("#next-step")
+    page.click("#next-step")
+    expect(page.locator("#step-of")).to_have_text("final screen")
+    expect(page.locator("#next-step")).to_be_disabled()
+    with page.context.expect_page() as report_tab:
+        page.click("#episode-report")
+    report = report_tab.value
+    expect(report.locator("h1")).to_contain_text(TASK)
+    expect(report.locator(".shot img").first).to_have_js_property("complete", True)
+    assert report.locator(".shot img").first.evaluate("i => i.naturalWidth") > 0
