@@ -12,7 +12,7 @@ from bmoca.agents.simple import ExpertAgent, NoopAgent, RandomAgent
 
 __all__ = ["Agent", "ExpertAgent", "NoopAgent", "RandomAgent", "build", "NAMES"]
 
-NAMES = ("expert", "random", "random:dual_gesture", "noop")
+NAMES = ("expert", "random", "random:dual_gesture", "noop", "replay:CONFIG")
 MODEL_NAMES = ("[llm|mllm|t3a|m3a/]openai:<model>", "anthropic:<model>", "gemini:<model>",
                "openai-compatible:<model>@<base_url>", "hf:<local model or adapter directory>")
 
@@ -50,6 +50,10 @@ def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None)
         except TrainError as exc:
             raise ValueError(str(exc)) from None
     kind, _, option = name.partition(":")
+    if kind == "replay" and option:
+        from bmoca.agents.replay import ReplayAgent
+
+        return ReplayAgent(task, option)
     if (kind in ("expert", "noop") and not option) or kind == "random":
         if options:
             raise ValueError(f"agent {name!r} takes no options (got {', '.join(options)}); "

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from bmoca.cli import executors
 from bmoca.cli.common import (
     TASK_HELP,
     TASKS_HELP,
@@ -45,6 +46,8 @@ def demos_generate(
                               "icon, as the reference) or shade (the notification shade's "
                               "gear, the same on every home-screen layout)"),
     as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
+    executor: str = typer.Option("process", "--executor", help=executors.EXECUTOR_HELP),
+    ray_address: str = typer.Option(None, "--ray", help=executors.RAY_HELP),
 ) -> None:
     """Record the scripted experts into a demonstration dataset (docs/demos.md).
 
@@ -59,6 +62,7 @@ def demos_generate(
     task_list = select_tasks(task_specs, task_ids, default="settings")
     chosen_configs = config_ids(split, config_spec)
     writable_dir("--out", out)
+    executor, ray_address, workers = executors.resolve(executor, ray_address, "sim", workers)
     terminate_like_ctrl_c()
     with _progress() as progress:
         bar = progress.add_task("demos", total=None, status="")
@@ -76,7 +80,9 @@ def demos_generate(
         try:
             summary = generate(out, task_list, chosen_configs, split=split, repeats=repeats,
                                seed=seed, workers=workers, screen_width=screen_width or None,
-                               play=play, route=route, on_start=started, on_episode=finished)
+                               play=play, route=route, executor=executor,
+                               ray_address=ray_address, on_start=started,
+                               on_episode=finished)
         except DemoError as exc:
             progress.stop()
             raise typer.Exit(_error(str(exc))) from None

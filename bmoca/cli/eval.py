@@ -9,6 +9,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from bmoca.cli import executors
 from bmoca.cli.common import (
     DEVICE_HELP,
     JSON_HELP,
@@ -26,6 +27,8 @@ from bmoca.cli.common import (
     tasks_label,
     writable_dir,
 )
+
+EXECUTOR_HELP, RAY_HELP = executors.EXECUTOR_HELP, executors.RAY_HELP
 
 progress_console = Console(stderr=True, highlight=False)
 """Progress and notes go to stderr, so stdout holds only results (and only JSON with --json)."""
@@ -158,6 +161,24 @@ def evaluate_command(
     allow_errors: bool = typer.Option(False, "--allow-errors", help="exit 0 even when "
                                       "episodes ended in infrastructure errors (default: "
                                       "exit 3)"),
+    judge_claims: bool = typer.Option(False, "--judge-claims", help="do not end an episode "
+                                      "when the state succeeds: it ends on the agent's "
+                                      "status or the step limit, and is judged on the final "
+                                      "state (scores missed done claims; docs/metrics.md)"),
+    efficiency: bool = typer.Option(True, "--efficiency/--no-efficiency",
+                                    help="score progress and efficiency against the expert's "
+                                         "path (plays the expert once per task x "
+                                         "configuration into RUN_DIR/reference, on the "
+                                         "simulator only)"),
+    executor: str = typer.Option("process", "--executor", help=EXECUTOR_HELP),
+    ray_address: str = typer.Option(None, "--ray", help=RAY_HELP),
+    factors: bool = typer.Option(False, "--factors", help="a one-factor-at-a-time grid: the "
+                                 "--configs bases (default train_env_000) and, per base, one "
+                                 "configuration per --vary value; prints which factor drops "
+                                 "success (docs/metrics.md)"),
+    vary: list[str] = typer.Option(None, "--vary", help="with --factors: FACTOR=VALUE[,VALUE"
+                                   "...], repeatable (bmoca configs derive --help) [default: "
+                                   "one or two values of every factor]", show_default=False),
 ) -> None:
     """Evaluate an agent: every task x configuration x repeat, stored in SQLite, resumable."""
     from bmoca import agents
@@ -165,6 +186,12 @@ def evaluate_command(
 
     task_list = select_tasks(task_specs, task_ids, default="settings")
     chosen_configs = config_ids(split, config_spec)
+    if factors:
+        from bmoca.cli.factors import factor_grid
+
+        chosen_configs = factor_grid(chosen_configs if config_spec else ["train_env_000"], vary)
+    elif vary:
+        raise bad("--vary", "varies configurations only with --factors")
     device = device_target(device)
     if device != "sim" and workers > 1:
         raise bad("--workers", f"{workers}: a device over ADB is one phone; valid: 1")
@@ -180,19 +207,24 @@ def evaluate_command(
         _dry_run(agent, task_list, chosen_configs, repeats, limit, options, as_json)
         return
     _check_reachable(device)
+    executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
     if save_screens is None:  # model agents (they expose `last_call`) get screens by default
         save_screens = hasattr(built, "last_call")
     label = tasks_label(task_specs, task_ids, "settings")
     errored = _run(agent, task_list, chosen_configs, repeats, seed, workers, out or run_dir,
-                   label, config_spec or split, split, save_screens, options, device, limit,
-                   as_json)
+                   label, "factors" if factors else config_spec or split, split, save_screens,
+                   options, device, limit, as_json, judge_claims=judge_claims,
+                   efficiency=efficiency, factors=factors, executor=executor,
+                   ray_address=ray_address)
     exit_for_errors(errored, allow_errors)
 
 
 def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, seed: int,
          workers: int, out: Path | None, label: str, where: str, split: str,
          save_screens: bool, options: dict[str, str], device: str, limit: int | None,
-         as_json: bool) -> int:
+         as_json: bool, *, judge_claims: bool = False, efficiency: bool = False,
+         factors: bool = False, executor: str = "process",
+         ray_address: str | None = None) -> int:
     from bmoca.eval import evaluate, metrics
     from bmoca.eval.runlock import RunLock, RunLocked
     from bmoca.eval.store import Store, StoreError
@@ -227,10 +259,22 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
         try:
             evaluate.evaluate(store, run_id, agent, task_list, chosen_configs, repeats,
                               seed=seed, workers=workers, on_start=started,
-                              on_episode=finished, spec={"split": split},
+                              on_episode=finished, spec={"split": split,
+                                                         **({"judge_claims": True}
+                                                            if judge_claims else {})},
                               save_screens=save_screens, agent_options=options,
-                              device=device, limit=limit)
-            rows = [e for e in store.episodes(run_id) if e.agent == agent]
+                              device=device, limit=limit,
+                              env_options={"stop_on_success": False} if judge_claims else None,
+                              executor=executor, ray_address=ray_address)
+            # the expert is its own reference; a real phone is not spent on playing one
+            if efficiency and agent != "expert" and device == "sim":
+                progress.update(bar, status="playing the expert's reference paths")
+                from bmoca.eval import progress as efficiency_metrics
+
+                efficiency_metrics.make_references(
+                    run_dir, task_list, chosen_configs, workers,
+                    limit=None if limit is None else -(-limit // repeats),
+                    executor=executor, ray_address=ray_address)
         except StoreError as exc:
             progress.stop()
             error_line(exc)
@@ -240,14 +284,27 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
             progress_console.print(f"interrupted: finished episodes are in {run_dir}; run "
                                    "the same command again to resume.", markup=False)
             raise typer.Exit(130) from None
+        rows = [e for e in store.episodes(run_id) if e.agent == agent]
+        eff = _efficiency_table(store, agent, run_id, rows) if efficiency else None
     table = metrics.success_table(rows)
-    (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n", "utf-8")
+    grid = _factor_table(rows) if factors else None
+    (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n" + (
+        "\n" + _efficiency_markdown(eff) if eff else "") + (
+        "\n" + _factor_markdown(grid) if grid else ""), "utf-8")
     errored = sum(1 for e in rows if e.status == "error" or e.error)
     if as_json:
-        print_json(_results_json(agent, run_dir, table, rows))
+        print_json({**_results_json(agent, run_dir, table, rows),
+                    **({"efficiency": _efficiency_json(eff)} if eff else {}),
+                    **({"factors": _factor_json(grid)} if grid else {})})
         return errored
     console.print()
     metrics.render(table, console=console)
+    if eff:
+        console.print()
+        _render_efficiency(eff)
+    if grid:
+        console.print()
+        _render_factors(grid)
     _print_usage(rows)
     console.print(f"\nresults: {run_dir / 'results.sqlite'}  table: {run_dir / 'results.md'}",
                   markup=False, soft_wrap=True)
@@ -266,6 +323,55 @@ def exit_for_errors(errored: int, allow_errors: bool) -> None:
                    "success rates); run the same command again to retry them, or pass "
                    "--allow-errors to exit 0")
         raise typer.Exit(EXIT_EPISODES_ERRORED)
+
+
+def _efficiency_table(store, agent: str, run_id: str, rows):
+    from bmoca.eval import metrics, progress
+
+    order = sorted({e.task_id for e in rows}, key=metrics._natural)
+    return progress.score_store(store, agent, run_id, tasks_order=order)
+
+
+def _efficiency_markdown(table) -> str:
+    from bmoca.eval import progress
+
+    return progress.to_markdown(table)
+
+
+def _efficiency_json(table) -> dict[str, Any]:
+    from bmoca.eval import progress
+
+    return progress.table_json(table)
+
+
+def _render_efficiency(table) -> None:
+    from bmoca.eval import progress
+
+    progress.render(table, console)
+
+
+def _factor_table(rows):
+    from bmoca.eval import factors
+
+    return factors.analyse(rows)
+
+
+def _factor_markdown(table) -> str:
+    from bmoca.eval import factors
+
+    return factors.to_markdown(table)
+
+
+def _factor_json(table) -> dict[str, Any]:
+    from bmoca.eval import factors
+
+    return factors.to_json(table)
+
+
+def _render_factors(table) -> None:
+    from bmoca.eval import factors
+
+    factors.render(table, console)
 
 
 def _cell_json(cell) -> dict[str, Any]:
@@ -427,6 +533,8 @@ def validate(
                                "runs with one worker"),
     as_json: bool = typer.Option(False, "--json", help="print the outcome and the problems "
                                  "as JSON"),
+    executor: str = typer.Option("process", "--executor", help=EXECUTOR_HELP),
+    ray_address: str = typer.Option(None, "--ray", help=RAY_HELP),
 ) -> None:
     """Check every task: its expert must succeed and doing nothing must fail, in every
     configuration. Exits 1 and lists each problem with its last screen."""
@@ -440,12 +548,13 @@ def validate(
     if device != "sim":
         workers = 1
     _check_reachable(device)
+    executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
     started = time.perf_counter()
     with _progress() as progress:
         bar = progress.add_task("validate", total=None, status="")
         problems = run_validation(
-            task_list, chosen_configs, workers=workers, device=device,
-            on_start=lambda total: progress.update(bar, total=total),
+            task_list, chosen_configs, workers=workers, device=device, executor=executor,
+            ray_address=ray_address, on_start=lambda total: progress.update(bar, total=total),
             on_episode=lambda outcome: progress.update(bar, advance=1))
     seconds = time.perf_counter() - started
     episodes = 2 * len(task_list) * len(chosen_configs)

@@ -104,7 +104,6 @@ def _open_device(config_id: str, locale_tag: str | None, dark: bool | None,
         raise typer.Exit(1) from None
 
 
-@app.command("configs")
 def list_configs(split: str = typer.Option("all", help="train, test or all"),
                  as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """List the device configurations (the 45 B-MoCA environments)."""
@@ -254,11 +253,13 @@ def report_command(
 from bmoca.cli import avd as _avd  # noqa: E402
 from bmoca.cli import demos as _demos  # noqa: E402
 from bmoca.cli import eval as _eval  # noqa: E402
+from bmoca.cli import factors as _factors  # noqa: E402
 from bmoca.cli import serve_adb as _serve_adb  # noqa: E402
 from bmoca.cli import ui as _ui  # noqa: E402
 from bmoca.cli.train import train_app  # noqa: E402
 
 _eval.register(app)
+_factors.register(app, list_configs)
 app.command("serve-adb")(_serve_adb.serve_adb)
 app.command("ui")(_ui.ui)
 app.add_typer(_avd.avd_app, name="avd")

@@ -8,10 +8,11 @@ and the field in the message, not later as a strange screen.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from bmoca.formats.locales import SUPPORTED, canonical
 __all__ = [
     "LOCALES", "TRAIN_LOCALES", "WALLPAPERS", "TRAIN_WALLPAPERS", "ConfigError", "profiles",
     "profile", "presets", "get", "ids", "load_file", "validate", "random_config",
-    "normalize_locale",
+    "normalize_locale", "FACTORS", "SEPARATOR", "change", "derived", "derived_id", "parse_id",
 ]
 
 LOCALES = SUPPORTED
@@ -361,10 +362,15 @@ def get(config_id: str) -> DeviceConfig:
     match = _RANDOM_ID.fullmatch(config_id)
     if match:
         return random_config(int(match.group(2)), match.group(1))
+    if SEPARATOR in config_id:  # BASE+FACTOR=VALUE
+        try:
+            return derived(config_id)
+        except ValueError as exc:
+            raise KeyError(str(exc)) from None
     close = difflib.get_close_matches(config_id, list(table), n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(close)}? " if close else ""
     raise KeyError(f"unknown configuration {config_id!r}; {hint}valid ids: {_id_ranges()} "
-                   f"(or random_train_<seed> / random_test_<seed>)")
+                   f"(or random_train_<seed> / random_test_<seed>, or BASE+FACTOR=VALUE)")
 
 
 _RANGE = re.compile(r"(.*?)(\d+)\.\.(?:\1)?(\d+)")
@@ -440,3 +446,91 @@ def random_config(seed: int, split: str = "train") -> DeviceConfig:
                           font_scale=prof.font_scale_options[dpi_index], locale=locale,
                           wallpaper=wallpaper, dark_theme=dark, home=home, split=split)
     return validate(config, "random_config")
+
+
+# -- one-factor derivations (bmoca.configs.derive builds grids and files on these) ------
+
+FACTORS = ("device", "density", "locale", "dark_theme", "wallpaper", "layout")
+SEPARATOR = "+"
+"""`BASE+FACTOR=VALUE`: a configuration that differs from BASE in one factor."""
+
+
+def _choices(factor: str) -> str:
+    return {
+        "device": ", ".join(_profiles()),
+        "density": "0, 1, 2",
+        "locale": ", ".join(LOCALES),
+        "dark_theme": "true, false",
+        "wallpaper": ", ".join(WALLPAPERS),
+        "layout": "a configuration id or stock",
+    }[factor]
+
+
+def change(config: DeviceConfig, factor: str, value: str) -> DeviceConfig:
+    """`config` with one factor set to `value` (same id: the caller names the result)."""
+    if factor not in FACTORS:
+        raise ValueError(f"unknown factor {factor!r}; valid: {', '.join(FACTORS)}")
+    bad = ValueError(f"{factor}={value!r} is not valid; valid: {_choices(factor)}")
+    option = config.profile.density_options.index(config.density)
+    if factor == "device":
+        try:
+            other_profile = profile(value)
+        except KeyError:
+            raise bad from None
+        return dataclasses.replace(config, profile=other_profile,
+                                   density=other_profile.density_options[option],
+                                   font_scale=other_profile.font_scale_options[option])
+    if factor == "density":
+        if value not in ("0", "1", "2"):
+            raise bad
+        index = int(value)
+        return dataclasses.replace(config, density=config.profile.density_options[index],
+                                   font_scale=config.profile.font_scale_options[index])
+    if factor == "locale":
+        tag = normalize_locale(value)
+        if tag not in LOCALES:
+            raise bad
+        return dataclasses.replace(config, locale=tag)
+    if factor == "dark_theme":
+        if value.lower() not in ("true", "false"):
+            raise bad
+        return dataclasses.replace(config, dark_theme=value.lower() == "true")
+    if factor == "wallpaper":
+        if value not in WALLPAPERS:
+            raise bad
+        return dataclasses.replace(config, wallpaper=value)
+    if value == "stock":
+        return dataclasses.replace(config, home=None)
+    try:
+        other = get(value)
+    except KeyError:
+        raise bad from None
+    return dataclasses.replace(config, home=other.home)
+
+
+def parse_id(config_id: str) -> tuple[str, list[tuple[str, str]]]:
+    """`BASE+F=V+G=W` -> (BASE, [(F, V), (G, W)])."""
+    base, *changes = config_id.split(SEPARATOR)
+    pairs = []
+    for item in changes:
+        factor, eq, value = item.partition("=")
+        if not eq or not value:
+            raise ValueError(f"{config_id!r}: {item!r} is not FACTOR=VALUE "
+                             f"(factors: {', '.join(FACTORS)})")
+        pairs.append((factor, value))
+    return base, pairs
+
+
+@lru_cache(maxsize=512)
+def derived(config_id: str) -> DeviceConfig:
+    """The configuration a derived id names, built from its base."""
+    base_id, pairs = parse_id(config_id)
+    config = get(base_id)
+    for factor, value in pairs:
+        config = change(config, factor, value)
+    config = dataclasses.replace(config, id=config_id, split="")  # in neither split
+    return validate(config, "derived configuration")
+
+
+def derived_id(base_id: str, factor: str, value: str) -> str:
+    return f"{base_id}{SEPARATOR}{factor}={value}"

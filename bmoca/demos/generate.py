@@ -163,7 +163,20 @@ def _play(job: Job, screen_width: int | None) -> Recorded:
     return record_episode(job, _POOL, screen_width)
 
 
-def _played(jobs: Sequence[Job], workers: int, screen_width: int | None) -> Iterator[Recorded]:
+def _lost(job: Job, why: str) -> Recorded:
+    return Recorded(job, error=why)
+
+
+def _played(jobs: Sequence[Job], workers: int, screen_width: int | None,
+            executor: str = "process", ray_address: str | None = None) -> Iterator[Recorded]:
+    if executor == "ray":
+        from bmoca.eval import ray_executor
+
+        yield from ray_executor.stream(record_episode, jobs, config_of=lambda j: j.config_id,
+                                       lost=_lost, workers=workers or None,
+                                       address=ray_address,
+                                       kwargs={"screen_width": screen_width})
+        return
     if workers <= 1:
         from bmoca.env import DevicePool
 
@@ -251,7 +264,9 @@ def package_version() -> str:
 def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Sequence[str], *,
              split: str = "train", repeats: int = 1, seed: int = 0, workers: int = 1,
              screen_width: int | None = SCREEN_WIDTH, play: str = "exact",
-             route: str = "launcher", on_start: Callable[[int, int], None] | None = None,
+             route: str = "launcher", executor: str = "process",
+             ray_address: str | None = None,
+             on_start: Callable[[int, int], None] | None = None,
              on_episode: Callable[[Recorded], None] | None = None) -> Summary:
     """Record the experts of `task_list` on `config_ids`, `repeats` times each, into `out`.
 
@@ -261,6 +276,7 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
     grid tap on the same element, the discrete swipe), so discrete policies learn from
     the screens they will meet; episodes the expert then fails are listed as failed.
     `route="shade"` has the experts open Settings from the notification shade's gear.
+    `executor="ray"` records on a Ray cluster (`bmoca.eval.ray_executor`).
     """
     from bmoca.eval.runner import episode_seed
 
@@ -322,7 +338,7 @@ def generate(out: str | Path, task_list: Sequence[tasks.Task], config_ids: Seque
     if on_start:
         on_start(len(jobs), summary.skipped)
     number = len(kept)
-    for rec in _played(todo, workers, screen_width):
+    for rec in _played(todo, workers, screen_width, executor, ray_address):
         job = rec.job
         if rec.error is not None:
             _append(out / FAILED, {"task_id": job.task.id, "config_id": job.config_id,

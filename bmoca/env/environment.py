@@ -44,7 +44,8 @@ class BmocaEnv(gymnasium.Env):
                  seed: int | None = None, pixels_size: tuple[int, int] = (128, 256),
                  som_size: tuple[int, int] = (256, 512), text_bbox: bool = False,
                  text_check: bool = True, step_limit: int | None = None,
-                 render_mode: str | None = None, **action_options: Any):
+                 render_mode: str | None = None, stop_on_success: bool = True,
+                 **action_options: Any):
         self.task = task if isinstance(task, tasks.Task) else tasks.get(task)
         self._configs = config_choices(config)
         self.config = self._configs[0]
@@ -68,6 +69,9 @@ class BmocaEnv(gymnasium.Env):
             raise ValueError(f"step_limit must be a positive int (or None: the task's "
                              f"{self.task.step_limit}), got {step_limit!r}")
         self.step_limit = int(step_limit) if step_limit is not None else self.task.step_limit
+        self.stop_on_success = stop_on_success
+        """False: the episode ends only on the agent's status or the step limit, and success
+        is the state's verdict after the last step (to score an agent's done claims)."""
         # Each step reads only what the observation and the action mode use: the translated
         # elements feed `text`/`som` and the tags of text/JSON actions; detectors that need the
         # hierarchy dump it themselves when it was not read here.
@@ -90,7 +94,8 @@ class BmocaEnv(gymnasium.Env):
         self.spec = _own_spec(self.task, config, device, dict(
             observation=observation, action=action, seed=seed, pixels_size=pixels_size,
             som_size=som_size, text_bbox=text_bbox, text_check=text_check,
-            step_limit=step_limit, render_mode=render_mode, **action_options))
+            step_limit=step_limit, render_mode=render_mode,
+            **({} if stop_on_success else {"stop_on_success": False}), **action_options))
 
     # -- gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -131,9 +136,9 @@ class BmocaEnv(gymnasium.Env):
         changed = error is None
         observation = self._observe() if changed else _copy(self._last_observation)
         verdict = self.task.is_successful(self.device, self._start, self._xml) if changed else None
-        if verdict is not None and verdict.ok:
-            self.success = True
-        terminated = self.success or extra.get("status") is not None
+        if verdict is not None and (verdict.ok or not self.stop_on_success):
+            self.success = verdict.ok
+        terminated = (self.success and self.stop_on_success) or extra.get("status") is not None
         truncated = not terminated and self.steps >= self.step_limit
         self._ended = "terminated" if terminated else "truncated" if truncated else None
         info = self._info(action_label=label, action_error=error, **extra)

@@ -24,7 +24,9 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
              config_ids: Sequence[str], repeats: int, *, seed: int = 0, workers: int = 1,
              spec: dict | None = None, save_screens: bool = False,
              agent_options: dict[str, Any] | None = None, device: str = "sim",
-             limit: int | None = None, on_start: Callable[[int, int], None] | None = None,
+             limit: int | None = None, env_options: dict[str, Any] | None = None,
+             executor: str = "process", ray_address: str | None = None,
+             on_start: Callable[[int, int], None] | None = None,
              on_episode: Callable[[runner.Outcome], None] | None = None) -> int:
     """Play every episode of the plan that the store does not hold yet; returns how many.
 
@@ -32,6 +34,8 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
     `save_screens` writes each step's screenshot under the run directory (see `record`).
     `limit` keeps only the plan's first episodes (a trial before spending on a model); it
     is not part of the run's spec, so a later run with a larger limit or none resumes it.
+    `env_options` go to every episode's `BmocaEnv` (e.g. stop_on_success=False).
+    `executor="ray"` plays the episodes on a Ray cluster at `ray_address` (same results).
     `agent_options` go to a model agent; those that can change results are part of the
     run's spec, so a resumed run must give the same ones (transport options such as
     timeout, retries and cache may differ).
@@ -51,7 +55,9 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
     todo = [e for e in episodes if e.key not in finished]
     if on_start:
         on_start(len(episodes), len(episodes) - len(todo))
-    for outcome in runner.execute(todo, workers, save_screens=save_screens, device=device):
+    for outcome in runner.execute(todo, workers, save_screens=save_screens, device=device,
+                                  env_options=env_options, executor=executor,
+                                  ray_address=ray_address):
         with _interrupts_deferred():
             record(store, run_id, outcome)
         if on_episode:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bmoca.eval import metrics
+from bmoca.eval import factors, metrics, progress
 from bmoca.eval.metrics import Cell
 from bmoca.eval.store import FILENAME, EpisodeRow, RunRow, StepRow, Store, StoreError
 
@@ -84,6 +84,11 @@ class Report:
     plots: list[str] = field(default_factory=list)
     plot_note: str | None = None
     has_usage: bool = False
+    efficiency: dict[str, Any] = field(default_factory=dict)
+    """Per agent, its `bmoca.eval.progress.EfficiencyTable`."""
+    factors: list[Any] = field(default_factory=list)
+    """`bmoca.eval.factors.FactorTable`s of agents run on a factor grid (factors.html)."""
+    factor_plots: list[str] = field(default_factory=list)
 
     @property
     def markdown(self) -> Path:
@@ -274,6 +279,8 @@ def to_markdown(report: Report) -> str:
         lines.append(f"* run `{run.run_id}`: agent `{run.agent}`, created {run.created}, "
                      f"bmoca {run.bmoca_version}")
     lines += ["", _caption(), "", "## Summary", "", *_md_table(*_summary_rows(report))]
+    if report.factors:
+        lines += ["Factor analysis (which factor drops success): [factors.md](factors.md)", ""]
     if report.plot_note:
         lines += [f"*{report.plot_note}*", ""]
     for s in report.sections:
@@ -281,6 +288,10 @@ def to_markdown(report: Report) -> str:
                   *_md_table(*_category_rows(s)), "### Per task x configuration", "",
                   *_md_table(*_matrix_rows(s)), "### Per task", "",
                   *_md_table(*_task_rows(report, s))]
+        if s.agent in report.efficiency:
+            lines += ["### Efficiency and done claims", "",
+                      *_md_table(*progress.rows(report.efficiency[s.agent])),
+                      f"*{progress.CAPTION}*", ""]
         if s.errors:
             lines += ["### Infrastructure errors (excluded from rates)", ""]
             lines += [f"* {_error_line(e)}" for e in s.errors] + [""]
@@ -349,6 +360,9 @@ def to_html(report: Report) -> str:
              f"{_e(r.created)}, bmoca {_e(r.bmoca_version)}</li>" for r in report.runs]
     body += ["</ul>", f"<p class=\"meta\">{_e(_caption())}</p>", "<h2>Summary</h2>",
              _html_table(*_summary_rows(report))]
+    if report.factors:
+        body.append('<p><a href="factors.html">Factor analysis</a>: which factor drops '
+                    "success, with standard errors and a plot per factor.</p>")
     if report.plot_note:
         body.append(f"<p class=\"err\">{_e(report.plot_note)}</p>")
     for name in report.plots:
@@ -358,6 +372,10 @@ def to_html(report: Report) -> str:
                  _html_table(*_category_rows(s)), "<h3>Per task × configuration</h3>",
                  _html_table(*_matrix_rows(s)), "<h3>Per task</h3>",
                  _html_table(*_task_rows(report, s))]
+        if s.agent in report.efficiency:
+            body += ["<h3>Efficiency and done claims</h3>",
+                     _html_table(*progress.rows(report.efficiency[s.agent])),
+                     f'<p class="meta">{_e(progress.CAPTION)}</p>']
         if s.errors:
             body.append("<h3>Infrastructure errors (excluded from rates)</h3><ul>")
             body += [f'<li><a href="episodes/{e.episode_id}.html">{_e(_error_line(e))}</a></li>'
@@ -536,6 +554,13 @@ def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: boo
                        for v in usage.values())
         report = Report(run_dir, out, store.runs(), _sections(episodes, usage, invalid_of),
                         has_usage=has_usage and recorded)
+        references = progress.load_references(store)
+        report.efficiency = {s.agent: progress.score_store(store, s.agent, None, references,
+                                                           s.table.tasks)
+                             for s in report.sections}
+        report.factors = [t for t in (factors.analyse(s.episodes) for s in report.sections) if t]
+        if report.factors and with_plots and not report.plot_note:
+            report.factor_plots = factors.plot(report.factors, out / "plots")
         (out / "episodes").mkdir(parents=True, exist_ok=True)
         if with_plots:
             _plots(report)
@@ -547,7 +572,22 @@ def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: boo
                 _write(out / "episodes" / f"{e.episode_id}.html", page)
     _write(report.markdown, to_markdown(report))
     _write(report.html, to_html(report))
+    if report.factors:
+        _write(out / "factors.md", factors.page_markdown(report.factors, report.factor_plots))
+        _write(out / "factors.html", _factors_html(report))
     return report
+
+
+def _factors_html(report: Report) -> str:
+    """The factor page: per agent the drop each factor causes, then a plot per factor."""
+    body = ['<p><a href="report.html">back to the report</a></p>',
+            "<h1>Which factor breaks an agent</h1>", f'<p class="meta">{_e(factors.CAPTION)}</p>']
+    for t in report.factors:
+        body += [f"<h2>Agent <code>{_e(t.agent)}</code></h2>",
+                 f"<p>bases: {_e(', '.join(t.bases))}</p>", _html_table(*factors.rows(t))]
+    body += [f'<img class="plot" src="plots/{_e(n)}.png" alt="{_e(n)}">'
+             for n in report.factor_plots]
+    return _page(f"bmoca factors: {report.run_dir.name}", body)
 
 
 def _write(path: Path, text: str) -> None:

@@ -160,6 +160,20 @@ def _gesture(env: BmocaEnv, action: Any) -> list[dict[str, Any]] | None:
         return None
 
 
+def _target(env: BmocaEnv, action: Any) -> str | None:
+    """What the action acts on (`bmoca.eval.progress.step_target`); None when invalid."""
+    from bmoca.eval.targets import step_target
+
+    try:
+        commands = env.action_mode.convert(action, env._screen)
+    except (act.InvalidAction, ValueError):
+        return None
+    xml = env._xml
+    if xml is None and env.device.state_fingerprint() is not None:  # a simulator: cheap
+        xml = env.device.dump_hierarchy()
+    return step_target(commands, xml)
+
+
 def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
          env_options: dict[str, Any] | None = None, save_screens: bool = False) -> Outcome:
     """Play one episode; every exception becomes an infrastructure error in the outcome.
@@ -193,10 +207,12 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
             if call is not None:
                 outcome.add_usage(call)
             drawn = _gesture(env, action) if save_screens else None
+            target = _target(env, action)
             observation, reward, terminated, truncated, info = env.step(action)
             t2 = time.perf_counter()
             error = info.get("action_error")
             step_info = {k: v for k, v in info.items() if k not in ("goal",)}
+            step_info["target"] = target
             if save_screens:
                 step_info["screen_size"] = list(env.device.screen_size())
                 if drawn is not None:
@@ -256,18 +272,36 @@ def _worker_play(spec: EpisodeSpec, keep_screen: bool, env_options: dict[str, An
                 save_screens=save_screens)
 
 
+def _lost(spec: EpisodeSpec, why: str) -> Outcome:
+    """An episode whose Ray actor died: an infrastructure error, played again on resume."""
+    return Outcome(spec, error=why)
+
+
 def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool = False,
             env_options: dict[str, Any] | None = None,
-            save_screens: bool = False, device: str = "sim") -> Iterator[Outcome]:
+            save_screens: bool = False, device: str = "sim", executor: str = "process",
+            ray_address: str | None = None) -> Iterator[Outcome]:
     """Play episodes, yielding each outcome as it finishes (in completion order).
 
     `device` is a `bmoca.device.connect` target; a real device (`adb...`) is one phone,
-    so its episodes run one at a time.
+    so its episodes run one at a time. `executor="ray"` plays them on a Ray cluster
+    (`bmoca.eval.ray_executor`; `workers` actors, 0 for one per CPU of the cluster).
     """
     specs = list(specs)
     env_options = env_options or {}
-    if device != "sim" and workers > 1:
+    if device != "sim" and (workers > 1 or executor != "process"):
         raise ValueError(f"device {device!r} is one phone: use one worker")
+    if executor == "ray":
+        from bmoca.eval import ray_executor
+
+        yield from ray_executor.stream(
+            play, specs, config_of=lambda s: s.config_id, lost=_lost, workers=workers or None,
+            address=ray_address, kwargs={"keep_screen": keep_screen,
+                                         "env_options": env_options,
+                                         "save_screens": save_screens})
+        return
+    if executor != "process":
+        raise ValueError(f"unknown executor {executor!r}; valid: process, ray")
     if workers <= 1:
         pool = DevicePool(device)
         try:

@@ -22,7 +22,7 @@ class Problem:
 
 
 def validate(task_list: Sequence[tasks.Task], config_ids: Sequence[str], *, workers: int = 1,
-             device: str = "sim",
+             device: str = "sim", executor: str = "process", ray_address: str | None = None,
              on_start: Callable[[int], None] | None = None,
              on_episode: Callable[[runner.Outcome], None] | None = None) -> list[Problem]:
     specs = (runner.plan("expert", task_list, config_ids, 1)
@@ -30,7 +30,8 @@ def validate(task_list: Sequence[tasks.Task], config_ids: Sequence[str], *, work
     if on_start:
         on_start(len(specs))
     problems = []
-    for outcome in runner.execute(specs, workers, keep_screen=True, device=device):
+    for outcome in runner.execute(specs, workers, keep_screen=True, device=device,
+                                  executor=executor, ray_address=ray_address):
         if on_episode:
             on_episode(outcome)
         spec = outcome.spec

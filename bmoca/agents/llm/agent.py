@@ -53,11 +53,13 @@ OPTION_HELP: dict[str, str] = {
     "cache_dir": "cache directory (default $BMOCA_LLM_CACHE or the user cache directory: ~/.cache/bmoca/llm on Linux)",
     "base_url": "API endpoint (a proxy, a local server)",
     "price": "USD per 1M tokens as IN,OUT (default: the built-in table; unknown: no cost)",
+    "rpm": "requests per minute to the provider, shared by every worker of a Ray run (a "
+           "limiter actor), per process otherwise (default: no limit)",
 }
 
 # Options that change how answers are fetched, not what they are: a resumed run may differ.
 TRANSPORT_OPTIONS = frozenset({"timeout", "retries", "backoff", "backoff_max", "cache",
-                               "cache_dir"})
+                               "cache_dir", "rpm"})
 
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
 
@@ -101,6 +103,7 @@ class AgentOptions:
     cache_dir: str | None = None
     base_url: str | None = None
     price: tuple[float, float] | None | str = "auto"
+    rpm: float | None = None
     settings: prov.Settings = prov.Settings()
 
     @classmethod
@@ -140,6 +143,8 @@ class AgentOptions:
                     raise ProviderConfigError(f"agent option price={value!r}: expected IN,OUT "
                                               "in USD per 1M tokens, e.g. 2.5,10")
                 values[key] = (_number(key, parts[0], float, 0), _number(key, parts[1], float, 0))
+            elif key == "rpm":
+                values[key] = _number(key, value, float, 0) or None
             elif key in ("temperature", "top_p"):
                 settings[key] = _number(key, value)
             elif key == "max_tokens":
@@ -220,6 +225,10 @@ class ModelAgent:
                                   base_url=spec.base_url or options.base_url,
                                   settings=options.settings, cache=_cache(options),
                                   price=options.price)
+        if options.rpm:
+            from bmoca.agents.llm.ratelimit import limiter
+
+            self.provider.pace = limiter(f"{spec.provider}:{spec.model}", options.rpm)
         self.env_options: dict[str, Any] = {"text_bbox": options.bbox}
         self.last_call: dict[str, Any] | None = None
         self.explorer = ExplorationCounter()

@@ -298,6 +298,8 @@ class Provider:
         self.cache = cache
         self.price = price_of(self.model) if price == "auto" else price
         self._sleep = sleep
+        self.pace: Callable[[], Any] | None = None
+        """Called before every request sent (not cached answers): a rate limiter's wait."""
         self._api_key = self._key()
         self._secrets = [self._api_key] if self._api_key else []
         self._client: Any = None
@@ -376,6 +378,8 @@ class Provider:
         failures: list[str] = []
         attempts = self.settings.retries + 1
         for attempt in range(attempts):
+            if self.pace is not None:
+                self.pace()
             started = time.perf_counter()
             try:
                 text, tokens_in, tokens_out, finish = self._send(messages)
