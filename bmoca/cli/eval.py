@@ -275,6 +275,8 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                     run_dir, task_list, chosen_configs, workers,
                     limit=None if limit is None else -(-limit // repeats),
                     executor=executor, ray_address=ray_address)
+            rows = [e for e in store.episodes(run_id) if e.agent == agent]
+            eff = _efficiency_table(store, agent, run_id, rows) if efficiency else None
         except StoreError as exc:
             progress.stop()
             error_line(exc)
@@ -284,8 +286,6 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
             progress_console.print(f"interrupted: finished episodes are in {run_dir}; run "
                                    "the same command again to resume.", markup=False)
             raise typer.Exit(130) from None
-        rows = [e for e in store.episodes(run_id) if e.agent == agent]
-        eff = _efficiency_table(store, agent, run_id, rows) if efficiency else None
     table = metrics.success_table(rows)
     grid = _factor_table(rows) if factors else None
     (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n" + (

@@ -23,7 +23,9 @@ from bmoca.device.contract import InvalidInput
 MAGIC = b"BMOCA-SNAPSHOT 1\n"
 SUFFIX = ".snapshot"
 _DIGEST = 32
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+=-]{0,127}")
+"""`+` and `=` too: derived configurations' ids (`train_env_000+locale=ar-EG`) name the
+snapshots of their base state."""
 _STATE_PACKAGES = ("bmoca.sim.system.", "bmoca.sim.apps.", "bmoca.sim.ui.", "bmoca.formats.")
 """Modules whose classes a snapshot may hold: the phone's state, never its tools."""
 _SAFE_GLOBALS = {("collections", "deque"), ("collections", "OrderedDict"),
@@ -31,10 +33,10 @@ _SAFE_GLOBALS = {("collections", "deque"), ("collections", "OrderedDict"),
 
 
 def check_name(name: object) -> str:
-    """A snapshot name that stays inside its directory: letters, digits, `_.-`, no `..`."""
+    """A snapshot name that stays inside its directory: letters, digits, `_.+=-`, no `..`."""
     if not isinstance(name, str) or not _NAME.fullmatch(name) or ".." in name:
-        raise InvalidInput(f"bad snapshot name {name!r}: use 1-128 letters, digits, '_', '.' "
-                           "or '-', starting with a letter or digit (no '/', no '..')")
+        raise InvalidInput(f"bad snapshot name {name!r}: use 1-128 letters, digits, '_', '.', "
+                           "'+', '=' or '-', starting with a letter or digit (no '/', no '..')")
     return name
 
 
