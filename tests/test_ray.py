@@ -164,4 +164,8 @@ def test_model_calls_share_one_rate_limit_across_the_cluster(cluster):
     assert later >= slots[-1] + 0.05 - 1e-9
     waits: list[float] = []
     limiter("fake:model", 1200.0, sleep=waits.append)()  # and wait for the one after it
-    assert len(waits) == 1 and 0.0 <= waits[0] <= 0.05 + 1e-9
+    assert len(waits) == 1 and waits[0] >= 0.0
+    # how long depends on how far ahead the workers booked; that it took the slot after
+    # `later` shows in the slot the next caller gets
+    after, _ = ray.get(shared_pacer("fake:model", 1200.0).reserve.remote())
+    assert after >= later + 2 * 0.05 - 1e-9
