@@ -54,9 +54,12 @@ class SimDevice(Device):
             renderer = get_text_renderer()
             locale = self.system.locale
             width, height = self.screen_size()
-            self._frame = compose(self.system, width, height,
-                                  lambda text, size, weight: renderer.measure(text, size, weight, locale),
-                                  self._bars)
+            self._frame = compose(
+                self.system, width, height,
+                lambda text, size, weight: renderer.measure(text, size, weight, locale),
+                self._bars,
+                lambda text, size, weight, max_width, max_lines: len(
+                    renderer.wrap(text, size, weight, locale, max_width, max_lines)))
         return self._frame
 
     # -- screen ---------------------------------------------------------------------

@@ -18,11 +18,11 @@ from bmoca.sim.ui.view import MATCH, View, frame
 
 
 def compose(system: SystemServer, width: int, height: int, measure,
-            bars_cache: dict | None = None) -> Frame:
+            bars_cache: dict | None = None, line_count=None) -> Frame:
     from bmoca.sim.apps.keyboard import app as keyboard
 
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
-    layout = Layout(system.density, system.font_scale, rtl, measure)
+    layout = Layout(system.density, system.font_scale, rtl, measure, line_count)
     sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
     record = system.am.top_record()
     assert record is not None, "no foreground activity"
@@ -80,7 +80,7 @@ def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,
         sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
         status = systemui.status_bar(ctx, dark_icons=dark_icons)
         layout.run(status, (0, 0, width, sb), ScrollState())
-        nav = systemui.navigation_bar(ctx, bar_color)
+        nav = systemui.navigation_bar(ctx, bar_color, dark_icons if fullscreen else None)
         layout.run(nav, (0, height - nb, width, height), ScrollState())
         bars = [Window("status_bar", SYSTEMUI_PACKAGE, status, (0, 0, width, sb)),
                 Window("nav_bar", SYSTEMUI_PACKAGE, nav, (0, height - nb, width, height))]
@@ -109,4 +109,6 @@ def _light_surface(system: SystemServer, record: ActivityRecord) -> bool:
     activity = record.activity
     if activity.bar_color is not None:
         return not is_dark(activity.bar_color)
-    return not system.night_mode and not activity.fullscreen
+    if activity.fullscreen:
+        return bool(activity.light_bars(system.night_mode))
+    return not system.night_mode

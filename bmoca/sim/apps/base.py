@@ -60,6 +60,11 @@ class Activity:
     def __init__(self, intent: Intent):
         self.intent = intent
 
+    def light_bars(self, night: bool) -> bool | None:
+        """Whether a fullscreen activity shows something light under the system bars, so
+        they need dark icons (the launcher's app drawer in the light theme); None: no."""
+        return None
+
     def on_create(self, ctx: Context) -> None:
         """Called once when the activity is started; log lines go here."""
 

@@ -131,6 +131,47 @@ def _phone_ltr(view: View) -> str | None:
     return "ltr" if view.input_type == "phone" else None
 
 
+def _px(dp: float, scale: float) -> int:
+    return int(dp * scale + 0.5)
+
+
+def app_icon_top(view: View, scale: float) -> tuple[int, int | None]:
+    """Where a launcher-style view draws its app icon, and the top of its label (None when
+    it has no label): shared by the painter and the layout checks."""
+    left, top, right, bottom = view.bounds
+    size = _px(view.icon_size, scale)
+    if view.text:
+        y = top + max(0, (bottom - top - size - _px(24, scale)) // 2)
+        return y, y + size + _px(6, scale)
+    return (top + bottom - size) // 2, None
+
+
+def place_text(view: View, shown: str, color, scale: float, font_scale: float, locale: str,
+               rtl: bool, top: int | None = None) -> tuple[Image.Image, int, int]:
+    """The sprite of a view's text and where it is pasted: the one place that decides it,
+    so the layout checks measure exactly what the painter draws."""
+    renderer = get_text_renderer()
+    left, vtop, right, bottom = view.bounds
+    pl, pt, pr, pb = (_px(p, scale) for p in view.padding)
+    if rtl:
+        pl, pr = pr, pl
+    box_w = max(1, right - left - pl - pr)
+    size = int(view.text_size * scale * font_scale + 0.5)
+    sprite = renderer.label(shown, size, color, view.font_weight, locale,
+                            max_width=box_w, max_lines=view.max_lines, align=view.align,
+                            direction=view.text_direction or _phone_ltr(view))
+    if view.align == "center":
+        x = left + pl + (box_w - sprite.width) // 2
+    elif (view.align == "end") != rtl:
+        x = right - pr - sprite.width
+    else:
+        x = left + pl
+    if top is None:
+        inner = bottom - vtop - pt - pb
+        top = vtop + pt + max(0, (inner - sprite.height) // 2)
+    return sprite, x, top
+
+
 class Painter:
     def paint(self, system: SystemServer, frame: Frame, size: tuple[int, int]) -> Image.Image:
         width, height = size
@@ -149,8 +190,7 @@ class Painter:
                     canvas.rect(window.box, activity.bar_color, window.box)
                 elif app is not None and not (activity and activity.fullscreen):
                     canvas.rect(window.box, th.background, window.box)
-                elif app is not None:
-                    canvas.rect(window.box, (0, 0, 0, 40), window.box)
+                # a fullscreen activity (the launcher) shows through a transparent bar
                 dialog = frame.window("dialog")
                 if dialog is not None and dialog.dim:  # the app's bar colour is under the dim
                     canvas.rect(window.box, th.scrim, window.box)
@@ -191,13 +231,10 @@ class Painter:
         label_top = None
         if view.image and view.image.startswith("app:"):
             size = canvas.px(view.icon_size)
-            sprite = app_icons.app_icon(view.image[4:], size)
+            sprite = app_icons.app_icon(view.image[4:], size,
+                                        self._system.state.clock.datetime().day)
             x = (bounds[0] + bounds[2] - size) // 2
-            if view.text:
-                y = bounds[1] + max(0, (bounds[3] - bounds[1] - size - canvas.px(24)) // 2)
-                label_top = y + size + canvas.px(6)
-            else:
-                y = (bounds[1] + bounds[3] - size) // 2
+            y, label_top = app_icon_top(view, canvas.scale)
             canvas.paste(sprite, x, y, clip)
         if view.icon:
             size = canvas.px(view.icon_size)
@@ -218,25 +255,8 @@ class Painter:
             canvas.rect((bounds[0], y, bounds[2], bounds[3]), th.accent, clip)
 
     def _text(self, canvas: Canvas, view: View, shown: str, color, clip: Box, top) -> None:
-        renderer = get_text_renderer()
-        left, vtop, right, bottom = view.bounds
-        pl, pt, pr, pb = (canvas.px(p) for p in view.padding)
-        if canvas.rtl:
-            pl, pr = pr, pl
-        box_w = max(1, right - left - pl - pr)
-        size = int(view.text_size * canvas.scale * canvas.font_scale + 0.5)
-        sprite = renderer.label(shown, size, color, view.font_weight, canvas.locale,
-                                max_width=box_w, max_lines=view.max_lines, align=view.align,
-                                direction=view.text_direction or _phone_ltr(view))
-        if view.align == "center":
-            x = left + pl + (box_w - sprite.width) // 2
-        elif (view.align == "end") != canvas.rtl:
-            x = right - pr - sprite.width
-        else:
-            x = left + pl
-        if top is None:
-            inner = bottom - vtop - pt - pb
-            top = vtop + pt + max(0, (inner - sprite.height) // 2)
+        sprite, x, top = place_text(view, shown, color, canvas.scale, canvas.font_scale,
+                                    canvas.locale, canvas.rtl, top)
         if view.elevation and view.bg is None:
             canvas.paste(_shadow(sprite, max(1, canvas.px(1.5))), x, top + canvas.px(1), clip)
         canvas.paste(sprite, x, top, clip)

@@ -48,3 +48,22 @@ def draw_seekbar(canvas: Canvas, view: View) -> None:
         canvas.rect((xp, cy - canvas.px(1), x1, cy + canvas.px(1)), theme.divider, view.clip)
     r = canvas.px(8)
     canvas.ellipse((xp - r, cy - r, xp + r, cy + r), theme.accent, view.clip)
+
+
+def _draw_mark(canvas: Canvas, view: View, name: str) -> None:
+    from bmoca.sim.render.app_icons import mark
+
+    left, top, right, bottom = view.bounds
+    size = canvas.px(view.icon_size)
+    canvas.paste(mark(name, size), (left + right - size) // 2, (top + bottom - size) // 2,
+                 view.clip)
+
+
+def draw_google_g(canvas: Canvas, view: View) -> None:
+    """The search bar's four-colour "G" (Android 10's Pixel launcher)."""
+    _draw_mark(canvas, view, "g")
+
+
+def draw_assistant(canvas: Canvas, view: View) -> None:
+    """The Assistant's four dots at the search bar's end (Android 10's Pixel launcher)."""
+    _draw_mark(canvas, view, "assistant")

@@ -7,6 +7,7 @@ from bmoca.formats import launcher_db
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
 from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search
+from bmoca.sim.render.widgets import draw_assistant, draw_google_g
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
@@ -19,6 +20,14 @@ WHITE = (255, 255, 255)
 
 def _id(name: str) -> str:
     return f"{HOME_PACKAGE}:id/{name}"
+
+
+def icon_dp(cell_w: float, cell_h: float, label: bool) -> float:
+    """Icon size for a cell: 52 dp, smaller when the cell is (Launcher3 shrinks icons to fit
+    its grid at large display sizes, so neighbours never overlap), leaving room for a label
+    (6 dp gap and a 24 dp line)."""
+    room = cell_h - 30 if label else cell_h * 0.8
+    return max(16.0, min(52.0, cell_w * 0.68, room))
 
 
 class LauncherData:
@@ -63,6 +72,9 @@ class LauncherActivity(Activity):
         super().__init__(intent)
         self.mode = "home"
         self.query = ""
+
+    def light_bars(self, night: bool) -> bool | None:
+        return self.mode == "drawer" and not night
 
     def on_home(self, ctx: Context) -> None:
         self.mode = "home"
@@ -149,7 +161,8 @@ class LauncherActivity(Activity):
               absolute: tuple[float, float], label: bool = True) -> View:
         name = ctx.t(f"app.{package}")
         view = View(cls="android.widget.TextView", text=name, desc=name, width=w, height=h,
-                    absolute=absolute, image=f"app:{package}", icon_size=52,
+                    absolute=absolute, image=f"app:{package}",
+                    icon_size=icon_dp(w, h, label), padding=(4, 0, 4, 0),
                     text_size=12, text_color=WHITE if label else (0, 0, 0, 0), align="center",
                     clickable=True, long_clickable=True, focusable=True, elevation=1)
         view.on_click = lambda: ctx.start_activity(Intent.launcher(package, activity,
@@ -158,8 +171,9 @@ class LauncherActivity(Activity):
 
     def _g_icon(self, ctx: Context) -> View:
         """The pill's "G": the Google app itself, as its launcher icon would open it."""
-        view = icon("search", 24, id=_id("g_icon"), desc=ctx.t("launcher.google_app"),
-                    icon_color=(66, 133, 244), clickable=True, gravity="center_vertical")
+        view = View(cls="android.widget.ImageView", id=_id("g_icon"),
+                    desc=ctx.t("launcher.google_app"), width=24, height=24, icon_size=22,
+                    draw=draw_google_g, clickable=True, gravity="center_vertical")
         view.on_click = lambda: ctx.start_activity(Intent.launcher(GOOGLE, SEARCH_ACTIVITY,
                                                                    bounds=view.clip))
         return view
@@ -170,9 +184,9 @@ class LauncherActivity(Activity):
             row(
                 self._g_icon(ctx),
                 spacer(weight=1),
-                icon("mic", 24, id=_id("mic_icon"), desc=ctx.t("launcher.voice_search"),
-                     icon_color=(66, 133, 244), icon_filled=True, clickable=True,
-                     gravity="center_vertical"),
+                View(cls="android.widget.ImageView", id=_id("mic_icon"),
+                     desc=ctx.t("launcher.voice_search"), width=24, height=24, icon_size=24,
+                     draw=draw_assistant, clickable=True, gravity="center_vertical"),
                 cls="android.widget.FrameLayout", id=_id("search_container_hotseat"),
                 desc=ctx.t("launcher.search"), clickable=True, height=48, bg=surface, corner=24,
                 padding=(16, 12, 16, 12), margin=(16, 0, 16, 0), gravity="center_vertical",
@@ -196,7 +210,8 @@ class LauncherActivity(Activity):
             cells = []
             for name, info in labelled[start:start + COLUMNS]:
                 view = View(cls="android.widget.TextView", id=_id("icon"), text=name, desc=name,
-                            width=cell_w, height=96, image=f"app:{info.package}", icon_size=52,
+                            width=cell_w, height=96, image=f"app:{info.package}",
+                            icon_size=icon_dp(cell_w, 96, True), padding=(4, 0, 4, 0),
                             text_size=12, text_color=theme.text, align="center", clickable=True,
                             long_clickable=True, focusable=True)
                 view.on_click = self._launch(ctx, info, view)

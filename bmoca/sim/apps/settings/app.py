@@ -186,6 +186,80 @@ def pref_row(ctx: Context, title: str, summary_text: str | None = None, icon_nam
                focusable=on_click is not None, on_click=on_click, gravity="center_vertical")
 
 
+def top_level_icon(name: str | None, color) -> View | None:
+    """Android 10's homepage icons: a white glyph on a coloured circle."""
+    if not name:
+        return None
+    return View(cls="android.widget.ImageView", id="android:id/icon", icon=name,
+                icon_color=(255, 255, 255), icon_size=20, icon_filled=True, bg=color, corner=18,
+                width=36, height=36, gravity="center")
+
+
+def card_surface(ctx: Context):
+    """Settings' cards: a grey card in the dark theme, a light one in the light theme."""
+    return (41, 42, 45) if ctx.theme.dark else (241, 243, 244)
+
+
+def suggestion_card(ctx: Context) -> View:
+    """The homepage's contextual card (a setup suggestion, as on a fresh emulator)."""
+    theme = ctx.theme
+    return column(
+        icon("email", 20, icon_color=theme.icon, cls="android.widget.ImageView"),
+        text(ctx.t("settings.suggestion_email"), text_size=16,
+             text_color=theme.text, width=MATCH, max_lines=2, margin=(0, 12, 0, 0)),
+        text(ctx.t("settings.suggestion_email.summary"), text_size=14,
+             text_color=theme.text_secondary, width=MATCH, max_lines=3),
+        cls="android.widget.LinearLayout", id=sid("suggestion_tile"), height=WRAP,
+        bg=card_surface(ctx), corner=8, margin=(8, 8, 8, 8), padding=(16, 16, 16, 16),
+    )
+
+
+def battery_header(ctx: Context) -> list[View]:
+    """PowerUsageSummary's header (level, charging state, battery graphic) and its tip card."""
+    theme = ctx.theme
+    header = row(
+        column(text(ctx.t("settings.battery_level"), id=sid("battery_percent"), text_size=36,
+                    text_color=theme.text, width=MATCH),
+               text(ctx.t("settings.battery_charging"), id=sid("summary1"), text_size=14,
+                    text_color=theme.text_secondary, width=MATCH, max_lines=2),
+               cls="android.widget.LinearLayout", width=0, weight=1, height=WRAP,
+               gravity="center_vertical"),
+        View(cls="android.widget.ImageView", id=sid("battery_header_icon"),
+             icon="battery_charging_full", icon_color=theme.accent, icon_filled=True,
+             icon_size=72, width=72, height=72, gravity="center_vertical"),
+        cls="android.widget.LinearLayout", id=sid("battery_entity_header"), height=WRAP,
+        padding=(72, 16, 24, 16),
+    )
+    tip = row(
+        frame(icon("battery_std", 24, icon_color=(30, 142, 62), cls="android.widget.ImageView",
+                   gravity="center"),
+              cls="android.widget.LinearLayout", width=56,
+              height=WRAP, gravity="center_vertical"),
+        column(text(ctx.t("settings.battery_tip"), text_size=16,
+                    text_color=theme.text, width=MATCH, max_lines=2),
+               text(ctx.t("settings.battery_tip.summary"), text_size=14, text_color=theme.text_secondary, width=MATCH, max_lines=3),
+               cls="android.widget.RelativeLayout", width=0, weight=1, height=WRAP,
+               gravity="center_vertical"),
+        cls="android.widget.LinearLayout", height=WRAP, bg=card_surface(ctx), corner=8,
+        margin=(8, 0, 8, 8), padding=(8, 16, 16, 16), gravity="center_vertical",
+    )
+    return [header, tip]
+
+
+def footer(ctx: Context, key: str) -> View:
+    """A page's footer: an info icon and a note (FooterPreference)."""
+    theme = ctx.theme
+    return row(
+        frame(icon("info", 24, icon_color=theme.icon, cls="android.widget.ImageView",
+                   gravity="center"),
+              cls="android.widget.LinearLayout", width=56,
+              height=WRAP, gravity="top"),
+        text(ctx.t(key), text_size=14, text_color=theme.text_secondary,
+             width=0, weight=1, max_lines=4),
+        cls="android.widget.LinearLayout", height=WRAP, padding=(8, 16, 16, 16),
+    )
+
+
 def app_bar(ctx: Context, title: str, on_up) -> View:
     theme = ctx.theme
     return row(
@@ -229,7 +303,8 @@ class Homepage(Activity):
 
     def build(self, ctx: Context) -> View:
         theme = ctx.theme
-        rows = [pref_row(ctx, ctx.t(f"settings.{p.key}"), summary(ctx, p), p.icon, p.icon_color,
+        rows = [pref_row(ctx, ctx.t(f"settings.{p.key}"), summary(ctx, p),
+                         icon_view=top_level_icon(p.icon, p.icon_color),
                          on_click=self._opener(ctx, p.opens)) for p in TOP_LEVEL]
         search = frame(
             row(icon("search", 24, icon_color=theme.icon, gravity="center_vertical", cls=""),
@@ -247,8 +322,8 @@ class Homepage(Activity):
         )
         content = column(
             search,
-            column(cls="android.widget.FrameLayout", id=sid("contextual_cards_content"),
-                   height=WRAP),
+            column(suggestion_card(ctx), cls="android.widget.FrameLayout",
+                   id=sid("contextual_cards_content"), height=WRAP),
             column(*rows, cls="android.widget.FrameLayout", id=sid("main_content"), height=WRAP),
             cls="android.widget.LinearLayout", id=sid("homepage_container"), height=WRAP,
         )
@@ -341,6 +416,8 @@ class SubSettings(Activity):
             titles = ", ".join(ctx.t(f"settings.{p.key}") for p in hidden)
             rows.append(pref_row(ctx, ctx.t("settings.advanced"), titles, "expand_more",
                                  on_click=lambda: setattr(self, "expanded", True)))
+        if self.page_id == "battery":
+            rows.append(footer(ctx, "settings.battery_footer"))
         return column(
             app_bar(ctx, self.title(ctx), ctx.finish),
             scroller(*rows, key="list", cls="androidx.recyclerview.widget.RecyclerView",
@@ -356,6 +433,8 @@ class SubSettings(Activity):
         title = ctx.t(f"settings.{pref.key}")
         if pref.key == "see_all_apps":
             title = ctx.t("settings.see_all_apps", count=len(app_table.all_apps()))
+        if pref.kind == "header" and pref.key == "battery_level":
+            return column(*battery_header(ctx), height=WRAP)
         if pref.kind == "header":
             return text(title, text_size=14, font_weight=500, text_color=theme.accent,
                         width=MATCH, padding=(72, 16, 16, 8))

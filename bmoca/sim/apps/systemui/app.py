@@ -48,12 +48,19 @@ NAV_KEYS = {_id("back"): "BACK", _id("home"): "HOME", _id("recent_apps"): "APP_S
 """KeyButtonView injects a key event: the bar's buttons and the key they send."""
 
 
-def navigation_bar(ctx: Context, bar_color: tuple[int, int, int] | None = None) -> View:
+def navigation_bar(ctx: Context, bar_color: tuple[int, int, int] | None = None,
+                   over_content: bool | None = None) -> View:
+    """The 3-button bar. `over_content` is set for fullscreen activities: the bar is then
+    transparent (the Pixel launcher draws it over the wallpaper) with dark buttons when it
+    is True (a light screen below) and white ones when False."""
     system = ctx.system
+    bg: tuple[int, int, int] | None
     if bar_color is not None:
         dark, bg = is_dark(bar_color), bar_color
+    elif over_content is not None:
+        dark, bg = not over_content, None
     else:
-        dark = system.night_mode or _over_wallpaper(ctx)
+        dark = system.night_mode
         bg = (0, 0, 0) if dark else (250, 250, 250)
     color = (255, 255, 255) if dark else (60, 64, 67)
 
@@ -71,11 +78,6 @@ def navigation_bar(ctx: Context, bar_color: tuple[int, int, int] | None = None) 
         spacer(weight=0.5),
         cls="android.widget.FrameLayout", id=_id("navigation_bar_frame"), height=MATCH, bg=bg,
     )  # mirrored in right-to-left locales (Back on the right), as Android 10 does
-
-
-def _over_wallpaper(ctx: Context) -> bool:
-    record = ctx.system.am.top_record()
-    return record is not None and record.activity.fullscreen
 
 
 class BrightnessDialog(Activity):
