@@ -45,6 +45,7 @@ def compose(system: SystemServer, width: int, height: int, measure,
     if dialog is not None:
         if not activity.popup_dialog:
             dialog.gravity = "center"
+        _fit_width(dialog, layout, app_box[2] - app_box[0])
         holder = frame(dialog, width=MATCH, height=MATCH)
         scroll = ScrollState()
         layout.run(holder, app_box, scroll)
@@ -88,6 +89,15 @@ def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,
             cache.clear()
         cache[key] = bars
     return bars
+
+
+def _fit_width(dialog: View, layout: Layout, width_px: int) -> None:
+    """A dialog or popup menu never grows past the screen (PopupWindow and AlertDialog clamp
+    a fixed width to the display), so at large densities it fills the width instead."""
+    if dialog.width > 0:
+        margin = layout.px(dialog.margin[0]) + layout.px(dialog.margin[2])
+        if layout.px(dialog.width) + margin > width_px:
+            dialog.width = MATCH
 
 
 def _px_to_dp(layout: Layout, *px: int) -> tuple[float, ...]:

@@ -78,3 +78,4 @@ def reach(device, screen: Screen) -> None:
             device.swipe(width // 2, int(height * 0.75), width // 2, int(height * 0.25), 400)
         else:
             raise ValueError(f"{screen.name}: unknown step {step!r}")
+

@@ -157,6 +157,11 @@ def place_text(view: View, shown: str, color, scale: float, font_scale: float, l
         pl, pr = pr, pl
     box_w = max(1, right - left - pl - pr)
     size = int(view.text_size * scale * font_scale + 0.5)
+    if view.min_text_size:
+        inner = bottom - vtop - pt - pb
+        floor = int(view.min_text_size * scale * font_scale + 0.5)
+        while size > floor and renderer.line_height(size) > inner:
+            size -= 1
     sprite = renderer.label(shown, size, color, view.font_weight, locale,
                             max_width=box_w, max_lines=view.max_lines, align=view.align,
                             direction=view.text_direction or _phone_ltr(view))

@@ -148,6 +148,7 @@ class Calculator(Activity):
                  width=MATCH, height=0, weight=1, children=[
                      text(self.formula, cls="android.widget.TextView", id=cid("formula"),
                           text_size=48 if not self.result else 30, width=MATCH, height=MATCH,
+                          min_text_size=20,
                           text_color=colors["text"] if not self.result else colors["muted"],
                           align=end, padding=(16, 0, 16, 0), text_direction="ltr"),
                  ]),

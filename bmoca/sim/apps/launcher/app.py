@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bmoca.formats import apps as app_table
 from bmoca.formats import launcher_db
+from bmoca.formats.locales import native_digits
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
 from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search
@@ -149,7 +150,8 @@ class LauncherActivity(Activity):
     def _glance(self, ctx: Context, w_dp: float, cell_h: float) -> View:
         now = ctx.now()
         date = ctx.t("format.glance_date", weekday=ctx.t(f"date.weekday.{now.weekday()}"),
-                     month=ctx.t(f"date.month_short.{now.month}"), day=now.day)
+                     month=ctx.t(f"date.month_short.{now.month}"),
+                     day=native_digits(ctx.locale, str(now.day)))
         return frame(
             text(date, id=_id("date"), text_size=22, text_color=WHITE, font_weight=400,
                  gravity="center", elevation=1),

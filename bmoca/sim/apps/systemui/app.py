@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bmoca.formats.locales import native_digits
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SYSTEMUI_UID
 from bmoca.sim.ui.theme import is_dark
@@ -16,8 +17,10 @@ def clock_text(ctx: Context) -> str:
     """The status-bar clock: h:mm in 12-hour locales, HH:mm in 24-hour ones."""
     now = ctx.now()
     if ctx.is_24_hour:
-        return f"{now.hour:02d}:{now.minute:02d}"
-    return f"{(now.hour % 12) or 12}:{now.minute:02d}"
+        shown = f"{now.hour:02d}:{now.minute:02d}"
+    else:
+        shown = f"{(now.hour % 12) or 12}:{now.minute:02d}"
+    return native_digits(ctx.locale, shown)  # DateFormat: Arabic-Indic digits in ar-EG
 
 
 def status_bar(ctx: Context, dark_icons: bool) -> View:
