@@ -119,6 +119,9 @@ def _light_surface(system: SystemServer, record: ActivityRecord) -> bool:
     activity = record.activity
     if activity.bar_color is not None:
         return not is_dark(activity.bar_color)
+    status = activity.status_bar_color(system.night_mode)
+    if status is not None:
+        return not is_dark(status)
     if activity.fullscreen:
         return bool(activity.light_bars(system.night_mode))
     return not system.night_mode

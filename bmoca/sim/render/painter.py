@@ -39,6 +39,27 @@ def _default_wallpaper(width: int, height: int) -> Image.Image:
     return generate("00_default", width, height)
 
 
+@lru_cache(maxsize=128)
+def elevation_shadow(width: int, height: int, radius: int, elevation_px: int
+                     ) -> tuple[Image.Image, int, int]:
+    """Material's shadow of a surface raised `elevation_px`: a soft key shadow below it
+    and a faint ambient one around it (not a hard offset box); with its offset from the
+    surface's top-left corner. Cached: the same FAB or card casts it every frame."""
+    blur = max(1, elevation_px // 2)
+    pad = blur * 2 + 1
+    drop = max(1, elevation_px // 2)
+    size = (max(1, width) + 2 * pad, max(1, height) + 2 * pad + drop)
+    mask = Image.new("L", size, 0)
+    draw = ImageDraw.Draw(mask)
+    box = (pad, pad, pad + width - 1, pad + height - 1)
+    draw.rounded_rectangle(box, radius, fill=24)  # ambient
+    draw.rounded_rectangle((box[0], box[1] + drop, box[2], box[3] + drop), radius, fill=56)
+    mask = mask.filter(ImageFilter.GaussianBlur(blur))
+    sprite = Image.new("RGBA", size, (0, 0, 0, 0))
+    sprite.putalpha(mask)
+    return sprite, -pad, -pad
+
+
 _SHADOWS: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
 
 
@@ -191,8 +212,12 @@ class Painter:
             if window.kind == "status_bar":
                 app = frame.window("app")
                 activity = app.record.activity if app is not None and app.record else None
+                status = (activity.status_bar_color(system.night_mode)
+                          if activity is not None else None)
                 if activity is not None and activity.bar_color is not None:
                     canvas.rect(window.box, activity.bar_color, window.box)
+                elif status is not None:
+                    canvas.rect(window.box, status, window.box)
                 elif app is not None and not (activity and activity.fullscreen):
                     canvas.rect(window.box, th.background, window.box)
                 # a fullscreen activity (the launcher) shows through a transparent bar
@@ -223,9 +248,9 @@ class Painter:
         if view.image == "wallpaper":
             canvas.paste(self._wallpaper(canvas.image.size), 0, 0, clip)
         if view.elevation and view.bg is not None:
-            off = canvas.px(min(view.elevation, 8) / 2)
-            shadow_box = (bounds[0], bounds[1] + off, bounds[2], bounds[3] + off)
-            canvas.round_rect(shadow_box, corner, (0, 0, 0, 36), clip)
+            sprite, dx, dy = elevation_shadow(bounds[2] - bounds[0], bounds[3] - bounds[1],
+                                              corner, canvas.px(min(view.elevation, 24)))
+            canvas.paste(sprite, bounds[0] + dx, bounds[1] + dy, clip)
         if view.bg is not None:
             canvas.round_rect(bounds, corner, view.bg, clip)
         if view.border is not None:

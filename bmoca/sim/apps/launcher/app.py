@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 from bmoca.formats import apps as app_table
 from bmoca.formats import launcher_db
-from bmoca.formats.locales import native_digits
+from bmoca.formats.locales import collation_key, native_digits
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
 from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search
@@ -29,6 +31,18 @@ def icon_dp(cell_w: float, cell_h: float, label: bool) -> float:
     (6 dp gap and a 24 dp line)."""
     room = cell_h - 30 if label else cell_h * 0.8
     return max(16.0, min(52.0, cell_w * 0.68, room))
+
+
+def temperature_c(now) -> int:
+    """At-a-glance's temperature: a smooth seasonal curve of the virtual date (northern
+    mid-latitudes: about 2 °C in mid-January, 22 °C in mid-July), so it is deterministic."""
+    day = now.timetuple().tm_yday
+    return round(12 - 10 * math.cos(2 * math.pi * (day - 15) / 365.25) - 0.0)
+
+
+def weather_icon(now) -> str:
+    """A Material Symbols weather glyph that follows the date (deterministic)."""
+    return ("partly_cloudy_day", "cloud", "sunny", "rainy")[now.toordinal() % 4]
 
 
 class LauncherData:
@@ -152,9 +166,25 @@ class LauncherActivity(Activity):
         date = ctx.t("format.glance_date", weekday=ctx.t(f"date.weekday.{now.weekday()}"),
                      month=ctx.t(f"date.month_short.{now.month}"),
                      day=native_digits(ctx.locale, str(now.day)))
+        weather = row(
+            icon(weather_icon(now), 20, icon_color=WHITE, icon_filled=True, cls="",
+                 gravity="center_vertical"),
+            text(native_digits(ctx.locale, f"{temperature_c(now)}") + "\u00b0C",
+                 id=_id("weather_temp"), text_size=22, text_color=WHITE, elevation=1,
+                 margin=(6, 0, 0, 0), gravity="center_vertical"),
+            cls="", width=WRAP, height=WRAP, gravity="center",
+            margin=(12, 0, 0, 0) if w_dp >= 360 else (0, 4, 0, 0))
+        date_view = text(date, id=_id("date"), text_size=22, text_color=WHITE, font_weight=400,
+                         gravity="center_vertical", elevation=1)
+        # one line (date, then the weather) where it fits, else the weather under the date
+        line = (row(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center")
+                if w_dp >= 360 else
+                column(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center"))
+        if w_dp < 360:
+            date_view.gravity = "center_horizontal"
+            weather.gravity = "center_horizontal"
         return frame(
-            text(date, id=_id("date"), text_size=22, text_color=WHITE, font_weight=400,
-                 gravity="center", elevation=1),
+            line,
             cls="android.view.ViewGroup", id=_id("smartspace_content"), width=w_dp,
             height=cell_h, absolute=(0, 0),
         )
@@ -202,7 +232,7 @@ class LauncherActivity(Activity):
         theme = ctx.theme
         w_dp, _ = ctx.system.screen_dp()
         labelled = sorted(((ctx.t(f"app.{a.package}"), a) for a in app_table.all_apps()),
-                          key=lambda pair: pair[0].casefold())
+                          key=lambda pair: collation_key(ctx.locale, pair[0]))
         query = self.query.strip().casefold()
         if query:
             labelled = [(n, a) for n, a in labelled if query in n.casefold()]
@@ -226,13 +256,17 @@ class LauncherActivity(Activity):
         def on_text(value: str) -> None:
             self.query = value
 
+        # the Pixel launcher's drawer search: the "G" and the Assistant dots, as at home
         search = row(
-            icon("search", 20, icon_color=theme.text_secondary, cls="", gravity="center_vertical"),
+            View(cls="", width=24, height=24, icon_size=20, draw=draw_google_g,
+                 gravity="center_vertical"),
             View(cls="android.widget.EditText", id=_id("search_container_all_apps"),
                  text=self.query, hint=ctx.t("launcher.search_apps"), width=0, weight=1,
                  height=WRAP, text_size=16, text_color=theme.text, clickable=True,
                  focusable=True, long_clickable=True, on_text=on_text,
                  ime_action="search", gravity="center_vertical", margin=(12, 0, 0, 0)),
+            View(cls="", width=24, height=24, icon_size=22, draw=draw_assistant,
+                 gravity="center_vertical"),
             cls="", height=48, bg=theme.surface, corner=24, padding=(16, 0, 16, 0),
             margin=(16, 8, 16, 8),
         )

@@ -186,6 +186,19 @@ def pref_row(ctx: Context, title: str, summary_text: str | None = None, icon_nam
                focusable=on_click is not None, on_click=on_click, gravity="center_vertical")
 
 
+def page_background(ctx: Context):
+    """Settings' window background: true black in Android 10's dark theme (the reference
+    screenshots' Settings and Battery pages measure (0, 0, 0)), white in the light one."""
+    return (0, 0, 0) if ctx.theme.dark else ctx.theme.background
+
+
+class SettingsActivity(Activity):
+    """What Settings' activities share: the status bar over the black dark-theme page."""
+
+    def status_bar_color(self, night: bool) -> tuple[int, int, int] | None:
+        return (0, 0, 0) if night else None
+
+
 def top_level_icon(name: str | None, color) -> View | None:
     """Android 10's homepage icons: a white glyph on a coloured circle."""
     if not name:
@@ -272,7 +285,7 @@ def app_bar(ctx: Context, title: str, on_up) -> View:
              icon="search", icon_color=theme.icon, width=56, height=56, clickable=True,
              focusable=True, gravity="center_vertical",
              on_click=lambda: ctx.start_activity(Intent(component=(PACKAGE, SEARCH)))),
-        cls="android.view.ViewGroup", id=sid("action_bar"), height=56, bg=theme.background,
+        cls="android.view.ViewGroup", id=sid("action_bar"), height=56, bg=page_background(ctx),
         gravity="center_vertical",
     )
 
@@ -298,7 +311,7 @@ def dialog_card(ctx: Context, title: str, message: str, buttons: list[tuple[str,
 
 # -- activities ---------------------------------------------------------------------
 
-class Homepage(Activity):
+class Homepage(SettingsActivity):
     """SettingsHomepageActivity (started through the `.Settings` alias)."""
 
     def build(self, ctx: Context) -> View:
@@ -328,7 +341,7 @@ class Homepage(Activity):
             cls="android.widget.LinearLayout", id=sid("homepage_container"), height=WRAP,
         )
         return scroller(content, key="home", cls="android.widget.ScrollView",
-                        id=sid("main_content_scrollable_container"), bg=theme.background)
+                        id=sid("main_content_scrollable_container"), bg=page_background(ctx))
 
     @staticmethod
     def _opener(ctx: Context, page_id: str | None):
@@ -344,7 +357,7 @@ def open_page(ctx: Context, page_id: str, **extras) -> None:
                                       **extras}))
 
 
-class SubSettings(Activity):
+class SubSettings(SettingsActivity):
     """A SettingsActivity showing one fragment (page)."""
 
     def __init__(self, intent: Intent):
@@ -422,7 +435,7 @@ class SubSettings(Activity):
             app_bar(ctx, self.title(ctx), ctx.finish),
             scroller(*rows, key="list", cls="androidx.recyclerview.widget.RecyclerView",
                      id=sid("recycler_view"), height=0, weight=1),
-            width=MATCH, height=MATCH, bg=theme.background,
+            width=MATCH, height=MATCH, bg=page_background(ctx),
         )
 
     def _toggle(self, ctx: Context, action: str):
@@ -583,7 +596,7 @@ class SubSettings(Activity):
                            [("button1", ctx.t("settings.dialog_got_it"), ok)])
 
 
-class LocalePicker(Activity):
+class LocalePicker(SettingsActivity):
     """LocalePickerWithRegionActivity: every supported language, with search."""
 
     def __init__(self, intent: Intent):
@@ -624,10 +637,10 @@ class LocalePicker(Activity):
                      text_color=theme.text, width=0, weight=1, clickable=True, focusable=True,
                      on_text=on_text, ime_action="search", gravity="center_vertical"),
                 cls="android.view.ViewGroup", id=sid("action_bar"), height=56,
-                bg=theme.background, gravity="center_vertical")
+                bg=page_background(ctx), gravity="center_vertical")
         return column(bar, scroller(*rows, key="locales", cls="android.widget.ListView",
                                     id="android:id/list", height=0, weight=1),
-                      width=MATCH, height=MATCH, bg=theme.background)
+                      width=MATCH, height=MATCH, bg=page_background(ctx))
 
     def _adder(self, ctx: Context, locale: str):
         def add() -> None:
@@ -639,7 +652,7 @@ class LocalePicker(Activity):
         return add
 
 
-class SearchActivity(Activity):
+class SearchActivity(SettingsActivity):
     """Settings search: matches preference titles in the current language."""
 
     def __init__(self, intent: Intent):
@@ -687,7 +700,7 @@ class SearchActivity(Activity):
         return column(bar, scroller(*results, key="results",
                                     cls="androidx.recyclerview.widget.RecyclerView",
                                     id=sid("list_results"), height=0, weight=1),
-                      width=MATCH, height=MATCH, bg=theme.background)
+                      width=MATCH, height=MATCH, bg=page_background(ctx))
 
 
 class SettingsApp(App):
