@@ -12,7 +12,7 @@ from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.settings.pages import PAGES, TOP_LEVEL, Page, Pref, SettingsData, all_searchable
 from bmoca.sim.apps.systemui.app import seekbar
 from bmoca.sim.i18n import LOCALES, strings
-from bmoca.sim.render.widgets import draw_switch
+from bmoca.sim.render.widgets import draw_icon_on_circle, draw_switch
 from bmoca.sim.system.audio import STREAMS
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
@@ -204,7 +204,7 @@ def top_level_icon(name: str | None, color) -> View | None:
     if not name:
         return None
     return View(cls="android.widget.ImageView", id="android:id/icon", icon=name,
-                icon_color=(255, 255, 255), icon_size=20, icon_filled=True, bg=color, corner=18,
+                icon_color=color, icon_size=20, icon_filled=True, draw=draw_icon_on_circle,
                 width=36, height=36, gravity="center")
 
 
@@ -214,7 +214,8 @@ def card_surface(ctx: Context):
 
 
 def suggestion_card(ctx: Context) -> View:
-    """The homepage's contextual card (a setup suggestion, as on a fresh emulator)."""
+    """The homepage's contextual card (a setup suggestion, as on a fresh emulator); tapping
+    it opens Accounts, where an account is added."""
     theme = ctx.theme
     return column(
         icon("email", 20, icon_color=theme.icon, cls="android.widget.ImageView"),
@@ -224,6 +225,7 @@ def suggestion_card(ctx: Context) -> View:
              text_color=theme.text_secondary, width=MATCH, max_lines=3),
         cls="android.widget.LinearLayout", id=sid("suggestion_tile"), height=WRAP,
         bg=card_surface(ctx), corner=8, margin=(8, 8, 8, 8), padding=(16, 16, 16, 16),
+        clickable=True, focusable=True, on_click=lambda: open_page(ctx, "accounts"),
     )
 
 
