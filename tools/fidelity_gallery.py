@@ -42,6 +42,17 @@ REFERENCE_CROPS = {
 """The reference figure's five non-home shots (and its default-wallpaper home) by what they
 show; its other four homes differ from these only in wallpaper."""
 
+CLI = {
+    "home": "",
+    "drawer": " --swipe-up",
+    "settings": " --open com.android.settings/.Settings",
+    "battery": ' --open com.android.settings/.Settings --tap "id=android:id/title#3"',
+    "calculator": " --open com.google.android.calculator",
+    "deskclock": " --open com.google.android.deskclock",
+    "contacts": " --open com.android.contacts",
+}
+"""The same screens with `bmoca screenshot --config ID --out shot.png` and these flags."""
+
 EXTRA = (("train_env_014", "home", "Canyon wallpaper (dark, en-US): no seams"),)
 
 KNOWN_DIFFERENCES = (
@@ -154,6 +165,13 @@ def build(out_md: Path) -> tuple[int, int]:
         "has the same screen, its crop beside it, marked *ref*. Under each "
         "screenshot: what the layout checks (`bmoca.sim.render.layout_check`: overlapping "
         "labels, clipped text, off-screen buttons) found on it.",
+        "",
+        "Any of these screens in any configuration, from the command line:",
+        "",
+        "```bash",
+        *[f"bmoca screenshot --config test_env_109 --out {screen}.png{flags}"
+          for screen, flags in CLI.items()],
+        "```",
         "",
     ]
     images = issues_total = 0
