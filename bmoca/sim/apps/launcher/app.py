@@ -166,23 +166,30 @@ class LauncherActivity(Activity):
         date = ctx.t("format.glance_date", weekday=ctx.t(f"date.weekday.{now.weekday()}"),
                      month=ctx.t(f"date.month_short.{now.month}"),
                      day=native_digits(ctx.locale, str(now.day)))
+        one_line = w_dp >= 360
+        # under the date, the weather line is smaller (16 sp) so both fit the cell
+        size = 22 if one_line else 16
         weather = row(
-            icon(weather_icon(now), 20, icon_color=WHITE, icon_filled=True, cls="",
-                 gravity="center_vertical"),
+            icon(weather_icon(now), 20 if one_line else 16, icon_color=WHITE,
+                 icon_filled=True, cls="", gravity="center_vertical"),
             text(native_digits(ctx.locale, f"{temperature_c(now)}") + "\u00b0C",
-                 id=_id("weather_temp"), text_size=22, text_color=WHITE, elevation=1,
+                 id=_id("weather_temp"), text_size=size, text_color=WHITE, elevation=1,
                  margin=(6, 0, 0, 0), gravity="center_vertical"),
             cls="", width=WRAP, height=WRAP, gravity="center",
-            margin=(12, 0, 0, 0) if w_dp >= 360 else (0, 4, 0, 0))
+            margin=(12, 0, 0, 0) if one_line else (0, 2, 0, 0))
         date_view = text(date, id=_id("date"), text_size=22, text_color=WHITE, font_weight=400,
                          gravity="center_vertical", elevation=1)
-        # one line (date, then the weather) where it fits, else the weather under the date
-        line = (row(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center")
-                if w_dp >= 360 else
-                column(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center"))
-        if w_dp < 360:
-            date_view.gravity = "center_horizontal"
-            weather.gravity = "center_horizontal"
+        # one line (date, then the weather) where it fits, else the weather under the date,
+        # or no weather where even that would not fit the cell (line boxes are 1.17 em)
+        two_lines_dp = (22 + 16) * 1.17 * ctx.system.font_scale + 2
+        if one_line:
+            line = row(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center")
+        elif cell_h >= two_lines_dp:
+            date_view.gravity = weather.gravity = "center_horizontal"
+            line = column(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center")
+        else:
+            date_view.gravity = "center"
+            line = date_view
         return frame(
             line,
             cls="android.view.ViewGroup", id=_id("smartspace_content"), width=w_dp,
