@@ -181,13 +181,14 @@ def _replay_discrete(dataset: demos.Dataset) -> list[bool]:
 
 
 def test_discrete_play_demonstrations_replay_in_the_discrete_space(tmp_path):
-    """On train_env_004 the expert's scroll is shorter than the discrete swipe and the
-    grid's nearest cell to "System" is the row below it, so the exact demonstration's
-    discrete labels go astray; played in discrete actions, every label replays."""
+    """An exact demonstration's discrete labels (nearest grid cell, nearest swipe) may go
+    astray when an expert's scroll is shorter than the discrete swipe: whether they do
+    depends on where the rows fall (they did on train_env_004 before rows grew with their
+    wrapped text). Played in discrete actions, every label replays, whatever the layout.
+    (At 550 dpi the discrete swipe now moves the homepage past every row the expert saw,
+    so the generator reports ExpertStuck and skips that episode: train_env_002 here.)"""
     task = [tasks.get(LANGUAGE)]
-    generate(tmp_path / "exact", task, ["train_env_004"], screen_width=64)
-    assert _replay_discrete(demos.load(tmp_path / "exact")) == [False]
-    summary = generate(tmp_path / "discrete", task, ["train_env_004", "train_env_030"],
+    summary = generate(tmp_path / "discrete", task, ["train_env_002", "train_env_030"],
                        screen_width=64, play="discrete")
     assert summary.kept == 2
     dataset = demos.load(tmp_path / "discrete")

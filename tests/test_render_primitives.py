@@ -130,11 +130,19 @@ def test_mixed_font_runs_follow_bidi(r: TextRenderer) -> None:
 
 
 def test_fallback_font_for_missing_glyphs(r: TextRenderer) -> None:
-    # Noto Sans Devanagari lacks U+2011; "Wi\u2011Fi" must come from a Latin font.
+    # Noto Sans Devanagari lacks U+2011; "Wi\u2011Fi" must come from a Latin font, and
+    # Latin words in non-Latin locales are drawn in Roboto, as Android's default family.
     lay = r.layout("\u0935\u093e\u0908-\u092b\u093e\u0908 Wi\u2011Fi", 40, locale="hi-IN")
-    assert {run.face for run in lay.runs} == {"devanagari", "notosans"}
+    assert {run.face for run in lay.runs} == {"devanagari", "roboto"}
     lay = r.layout("\u8bbe\u7f6e Chrome", 40, locale="zh-hans-CN")
-    assert [run.face for run in lay.runs] == ["cjk-sc"]
+    assert [(run.text.strip(), run.face) for run in lay.runs] == [("\u8bbe\u7f6e", "cjk-sc"),
+                                                                ("Chrome", "roboto")]
+    lay = r.layout("\u062a\u0637\u0628\u064a\u0642 Google", 40, locale="ar-EG")
+    assert {run.text.strip(): run.face for run in lay.runs} == {
+        "\u062a\u0637\u0628\u064a\u0642": "arabic", "Google": "roboto"}
+    # Akan keeps Noto Sans for words Roboto cannot draw whole (it lacks \u025b)
+    assert [run.face for run in r.layout("Nhyehy\u025be", 40, locale="ak-GH").runs] == [
+        "notosans"]
 
 
 @pytest.mark.parametrize(

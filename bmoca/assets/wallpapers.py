@@ -568,20 +568,16 @@ def _canyon(c: _Canvas) -> Image.Image:
     """An orange canyon: hazy far walls, layered rock strata and a shadowed gorge."""
     img = c.vertical([(0.0, "#7FB3D5"), (0.3, "#F6D7B0"), (1.0, "#F6D7B0")])
     gorge = 0.5 + 0.08 * c.profile(2, 2)
-    side = _smooth(gorge - c.px, gorge + c.px, c.x)  # 0 on the left wall, 1 on the right
-    strata_t = (c.y * 14 + 1.5 * c.noise(3, 3) + 0.45 * side) % 1.0
-    strata = _ramp(
-        strata_t,
-        [
-            (0.0, "#B5471B"),
-            (0.3, "#D9692C"),
-            (0.55, "#E8894A"),
-            (0.75, "#C8582A"),
-            (1.0, "#B5471B"),
-        ],
-    )
-    _over(img, strata * 0.45 + _rgb("#F3C9A0") * 0.55, _ridge_mask(c, 0.33, 0.02, 6))
-    _over(img, strata * 0.7 + _rgb("#E9B48A") * 0.3, _ridge_mask(c, 0.42, 0.03, 5))
+    # 0 on the left wall, 1 on the right; a soft blend across the gorge, so the two walls'
+    # strata meet without a seam
+    side = _smooth(gorge - 0.06, gorge + 0.06, c.x)
+    layers = c.y * 14 + 1.5 * c.noise(3, 3)
+    stops = [(0.0, "#B5471B"), (0.3, "#D9692C"), (0.55, "#E8894A"), (0.75, "#C8582A"),
+             (1.0, "#B5471B")]
+    strata = _ramp((layers + 0.45 * side) % 1.0, stops)
+    far = _ramp(layers % 1.0, stops)  # the far walls continue behind the gorge unbroken
+    _over(img, far * 0.45 + _rgb("#F3C9A0") * 0.55, _ridge_mask(c, 0.33, 0.02, 6))
+    _over(img, far * 0.7 + _rgb("#E9B48A") * 0.3, _ridge_mask(c, 0.42, 0.03, 5))
     dx = np.abs(c.x - gorge)
     top = 0.5 - 0.35 * np.clip(dx * 2.2, 0, 1) + 0.02 * c.profile(8, 3)
     wall = _smooth(top - c.px, top + c.px, c.y)

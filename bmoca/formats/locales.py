@@ -77,3 +77,46 @@ def native_digits(locale: str, text: str) -> str:
     if canonical(locale) not in ARABIC_INDIC_DIGITS:
         return text
     return text.translate(str.maketrans("0123456789.", "٠١٢٣٤٥٦٧٨٩٫"))
+
+
+_SCRIPT_RANGES = (
+    ("Cyrl", 0x0400, 0x052F), ("Arab", 0x0600, 0x06FF), ("Arab", 0x0750, 0x077F),
+    ("Arab", 0xFB50, 0xFDFF), ("Arab", 0xFE70, 0xFEFF), ("Deva", 0x0900, 0x097F),
+    ("Hang", 0x1100, 0x11FF), ("Hang", 0x3130, 0x318F), ("Hang", 0xAC00, 0xD7AF),
+    ("Kana", 0x3040, 0x30FF), ("Hani", 0x3400, 0x9FFF), ("Hani", 0xF900, 0xFAFF),
+)
+_ROOT_ORDER = ("Latn", "Cyrl", "Arab", "Deva", "Hang", "Kana", "Hani")
+_REORDER = {"ar": ("Arab",), "ur": ("Arab",), "ru": ("Cyrl",), "ko": ("Hang", "Hani"),
+            "zh": ("Hani",), "ja": ("Latn", "Kana", "Hani")}
+"""CLDR collation `[reorder …]` per language: these scripts sort first, the rest follow in
+the root order (Latin, Cyrillic, Arabic, Devanagari, Hangul, Kana, Han)."""
+_URDU_ALPHABET = "اآبپتٹثجچحخدڈذرڑزژسشصضطظعغفقکگلمنںوہھءیے"
+_URDU_SAME = str.maketrans({"ك": "ک", "ه": "ہ", "ي": "ی", "ى": "ی", "أ": "ا", "إ": "ا"})
+
+
+def _script(ch: str) -> str:
+    cp = ord(ch)
+    for name, low, high in _SCRIPT_RANGES:
+        if low <= cp <= high:
+            return name
+    return "Latn"
+
+
+def collation_key(locale: str, label: str) -> tuple:
+    """A sort key approximating the locale's ICU collator, as Launcher3 sorts the app
+    drawer: the locale's own script first (Arabic before Latin in Arabic and Urdu), kana
+    folded so katakana and hiragana interleave by sound, Urdu in its own alphabet order.
+    Readings of Han characters (pinyin, on'yomi) are not modelled: code point order."""
+    lang = canonical(locale).split("-")[0]
+    first = _REORDER.get(lang, ())
+    order = first + tuple(s for s in _ROOT_ORDER if s not in first)
+    text = label.strip()
+    script = _script(text[0]) if text else "Latn"
+    if script == "Kana":  # katakana -> hiragana, so "カメラ" sorts among か
+        text = "".join(chr(ord(c) - 0x60) if 0x30A1 <= ord(c) <= 0x30F6 else c for c in text)
+    if lang == "ur" and script == "Arab":
+        folded = text.translate(_URDU_SAME)
+        ranks = tuple(_URDU_ALPHABET.find(c) if c in _URDU_ALPHABET else 100 + ord(c)
+                      for c in folded)
+        return (order.index(script), ranks, label)
+    return (order.index(script), text.casefold(), label)

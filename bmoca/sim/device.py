@@ -115,7 +115,9 @@ class SimDevice(Device):
             locale = self._system.locale
             frame = compose(self._system, width, height,
                             lambda text, size, weight: renderer.measure(text, size, weight, locale),
-                            self._bars, last)
+                            self._bars, last,
+                            lambda text, size, weight, max_width, max_lines: len(
+                                renderer.wrap(text, size, weight, locale, max_width, max_lines)))
             self._touches += 1  # building a screen may set up an app's data
             frame.state = self._mark()
             self._frame = frame

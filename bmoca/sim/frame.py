@@ -22,11 +22,14 @@ from bmoca.sim.ui.view import MATCH, Box, View, frame
 
 
 def compose(system: SystemServer, width: int, height: int, measure,
-            bars_cache: dict | None = None, previous: Frame | None = None) -> Frame:
+            bars_cache: dict | None = None, previous: Frame | None = None,
+            line_count=None) -> Frame:
     """The frame for the state as it is; windows whose built tree is the same as in
-    `previous` (same signature, box, display and scroll state) take its layout."""
+    `previous` (same signature, box, display and scroll state) take its layout.
+    `line_count(text, size, weight, max_width, max_lines)` is the renderer's line breaking,
+    which rows with wrapping text grow by."""
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
-    layout = Layout(system.density, system.font_scale, rtl, measure)
+    layout = Layout(system.density, system.font_scale, rtl, measure, line_count)
     display = (system.density, system.font_scale, rtl, system.locale)
     before = {w.kind: w for w in previous.windows} if previous is not None else {}
 
@@ -82,6 +85,7 @@ def _app_windows(system: SystemServer, record: ActivityRecord, layout: Layout, w
     if dialog is not None:
         if not activity.popup_dialog:
             dialog.gravity = "center"
+        _fit_width(dialog, layout, app_box[2] - app_box[0])
         holder = frame(dialog, width=MATCH, height=MATCH)
         window = place("dialog", holder, app_box, ScrollState(), record.focus, root=dialog,
                        package=record.package, record=record, dim=not activity.popup_dialog)
@@ -148,7 +152,7 @@ def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,
         sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
         status = systemui.status_bar(ctx, dark_icons=dark_icons)
         layout.run(status, (0, 0, width, sb), ScrollState())
-        nav = systemui.navigation_bar(ctx, bar_color)
+        nav = systemui.navigation_bar(ctx, bar_color, dark_icons if fullscreen else None)
         layout.run(nav, (0, height - nb, width, height), ScrollState())
         bars = [Window("status_bar", SYSTEMUI_PACKAGE, status, (0, 0, width, sb)),
                 Window("nav_bar", SYSTEMUI_PACKAGE, nav, (0, height - nb, width, height))]
@@ -156,6 +160,15 @@ def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,
             cache.clear()
         cache[key] = bars
     return bars
+
+
+def _fit_width(dialog: View, layout: Layout, width_px: int) -> None:
+    """A dialog or popup menu never grows past the screen (PopupWindow and AlertDialog clamp
+    a fixed width to the display), so at large densities it fills the width instead."""
+    if dialog.width > 0:
+        margin = layout.px(dialog.margin[0]) + layout.px(dialog.margin[2])
+        if layout.px(dialog.width) + margin > width_px:
+            dialog.width = MATCH
 
 
 def _px_to_dp(layout: Layout, *px: int) -> tuple[float, ...]:
@@ -177,4 +190,9 @@ def _light_surface(system: SystemServer, record: ActivityRecord) -> bool:
     activity = record.activity
     if activity.bar_color is not None:
         return not is_dark(activity.bar_color)
-    return not system.night_mode and not activity.fullscreen
+    status = activity.status_bar_color(system.night_mode)
+    if status is not None:
+        return not is_dark(status)
+    if activity.fullscreen:
+        return bool(activity.light_bars(system.night_mode))
+    return not system.night_mode

@@ -67,6 +67,41 @@ def tap_id(device, rid: str, index: int = 0) -> None:
     tap_on(device, index, resource_id=rid)
 
 
+def tap_nth(device, rid: str, index: int, order: list[str] | None = None) -> None:
+    """Tap the index-th node with this id counting from the top of a scrolling list,
+    scrolling down a little at a time (as a user would) while it is below the fold: rows
+    grow with their wrapped text, so at 700 dpi a list's later rows start off screen.
+    Pass the same `order` list to several calls to keep counting from the list's top."""
+    width, height = device.screen_size()
+    order = [] if order is None else order
+    for _ in range(10):
+        found = nodes(device.dump_hierarchy(), resource_id=rid)
+        for node in found:
+            key = node.get("text") or node.get("bounds")
+            if key not in order:
+                order.append(key)
+        if len(order) > index:
+            for node in found:
+                if (node.get("text") or node.get("bounds")) == order[index]:
+                    tap_node(device, node)
+                    return
+        device.swipe(width // 2, height * 3 // 5, width // 2, height * 2 // 5, 400)
+    raise LookupError(f"no {index}-th {rid} in the list")
+
+
+def scroll_to_top(device, rid: str) -> None:
+    """Scroll a list back up until its first node with this id stops changing."""
+    width, height = device.screen_size()
+    last = None
+    for _ in range(10):
+        found = nodes(device.dump_hierarchy(), resource_id=rid)
+        first = (found[0].get("text"), found[0].get("bounds")) if found else None
+        if first == last:
+            return
+        last = first
+        device.swipe(width // 2, height * 2 // 5, width // 2, height * 3 // 5, 400)
+
+
 def has(device, rid: str) -> bool:
     return bool(nodes(device.dump_hierarchy(), resource_id=rid))
 

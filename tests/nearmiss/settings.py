@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conftest import bounds, nodes, tap_on
 
-from nearmiss.common import fails, passes, seq, shell, tap_id
+from nearmiss.common import fails, passes, seq, shell, tap_id, tap_nth
 from nearmiss.launches import open_app_rows
 
 SETTINGS = "com.android.settings/.Settings"
@@ -41,7 +41,7 @@ def page(*indices: int):
     def play(device) -> None:
         shell(device, f"am start -n {SETTINGS}")
         for index in indices:
-            tap_id(device, T, index)
+            tap_nth(device, T, index)
     return play
 
 

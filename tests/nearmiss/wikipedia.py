@@ -7,7 +7,7 @@ from __future__ import annotations
 from conftest import nodes, tap_on
 
 from bmoca import tasks
-from nearmiss.common import from_generators
+from nearmiss.common import from_generators, scroll_to_top, tap_nth
 from nearmiss.launches import open_app_rows
 
 W = "org.wikipedia:id/"
@@ -32,12 +32,14 @@ def settings(device) -> None:
 
 
 def setting_row(device, index: int) -> None:
-    tap_on(device, index, resource_id="android:id/title")
+    tap_nth(device, "android:id/title", index)
 
 
 def toggle(device, *indices: int) -> None:
+    scroll_to_top(device, W + "feed_content_type_title")
+    seen: list[str] = []  # rows in list order, so indices count from the list's top
     for index in indices:
-        tap_on(device, index, resource_id=W + "feed_content_type_title")
+        tap_nth(device, W + "feed_content_type_title", index, seen)
 
 
 def back_to_feed(device) -> None:

@@ -60,6 +60,17 @@ class Activity:
     def __init__(self, intent: Intent):
         self.intent = intent
 
+    def status_bar_color(self, night: bool) -> tuple[int, int, int] | None:
+        """The theme's statusBarColor alone (colorPrimaryDark over an app's coloured
+        toolbar, as Contacts has); None: the system theme's. The navigation bar keeps the
+        system theme."""
+        return None
+
+    def light_bars(self, night: bool) -> bool | None:
+        """Whether a fullscreen activity shows something light under the system bars, so
+        they need dark icons (the launcher's app drawer in the light theme); None: no."""
+        return None
+
     def on_create(self, ctx: Context) -> None:
         """Called once when the activity is started; log lines go here."""
 

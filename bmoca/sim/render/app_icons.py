@@ -273,6 +273,10 @@ def _paint(ops: tuple[Op, ...], d: int) -> Image.Image:
                 draw.ellipse(
                     (x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=rgba
                 )
+        elif kind == "arc":
+            _, cx, cy, r, w, start, end, color = op
+            box = (p(cx - r), p(cy - r), p(cx + r), p(cy + r))
+            draw.arc(box, start, end, fill=to_rgba(color), width=max(1, round(p(w))))
         elif kind == "glyph":
             _, name, cx, cy, size, color, filled, weight = op
             px = max(1, round(p(size)))
@@ -320,16 +324,55 @@ def render_design(ops: tuple[Op, ...], size_px: int) -> Image.Image:
     return out
 
 
+CALENDAR = "com.google.android.calendar"
+
+
 @lru_cache(maxsize=APP_ICON_CACHE_SIZE)
-def _app_icon(package: str, size_px: int) -> Image.Image:
-    return render_design(design_for(package), size_px)
+def _app_icon(package: str, size_px: int, day: int | None = None) -> Image.Image:
+    ops = design_for(package)
+    if day is not None:
+        ops = tuple(("text", str(day), *op[2:]) if op[0] == "text" else op for op in ops)
+    return render_design(ops, size_px)
 
 
-def app_icon(package: str, size_px: int) -> Image.Image:
-    """The launcher icon of a package as a size_px RGBA square, cached (treat as read-only)."""
+def app_icon(package: str, size_px: int, day: int | None = None) -> Image.Image:
+    """The launcher icon of a package as a size_px RGBA square, cached (treat as read-only).
+
+    `day` is today's day of the month: Calendar's icon shows it, as the Pixel launcher's
+    dynamic Calendar icon does (other packages ignore it)."""
     if size_px < 4:
         raise ValueError(f"size_px must be >= 4, got {size_px}")
-    return _app_icon(package, int(size_px))
+    if package != CALENDAR:
+        day = None
+    elif day is not None and not 1 <= day <= 31:
+        raise ValueError(f"day must be 1..31, got {day}")
+    return _app_icon(package, int(size_px), day)
+
+
+GOOGLE_G: tuple[Op, ...] = (
+    ("arc", 0.5, 0.5, 0.40, 0.15, 215, 320, RED),
+    ("arc", 0.5, 0.5, 0.40, 0.15, 140, 215, YELLOW),
+    ("arc", 0.5, 0.5, 0.40, 0.15, 45, 140, GREEN),
+    ("arc", 0.5, 0.5, 0.40, 0.15, 0, 45, LIGHT_BLUE),
+    ("rect", 0.5, 0.43, 0.90, 0.57, 0.0, LIGHT_BLUE),
+)
+"""The search bar's four-colour "G", drawn from arcs (no logo artwork)."""
+
+ASSISTANT_DOTS: tuple[Op, ...] = (
+    ("circle", 0.22, 0.50, 0.15, LIGHT_BLUE),
+    ("circle", 0.52, 0.33, 0.10, RED),
+    ("circle", 0.52, 0.70, 0.10, YELLOW),
+    ("circle", 0.80, 0.50, 0.12, GREEN),
+)
+"""Android 10's Assistant mark at the search bar's end: four dots in Google's colours."""
+
+
+@lru_cache(maxsize=32)
+def mark(name: str, size_px: int) -> Image.Image:
+    """A small unmasked mark ("g" or "assistant") at size_px, 4× supersampled."""
+    ops = {"g": GOOGLE_G, "assistant": ASSISTANT_DOTS}[name]
+    big = max(4, size_px * SUPERSAMPLE)
+    return _paint(ops, big).resize((size_px, size_px), Image.LANCZOS)
 
 
 def known_packages() -> tuple[str, ...]:

@@ -39,6 +39,27 @@ def _default_wallpaper(width: int, height: int) -> Image.Image:
     return generate("00_default", width, height)
 
 
+@lru_cache(maxsize=128)
+def elevation_shadow(width: int, height: int, radius: int, elevation_px: int
+                     ) -> tuple[Image.Image, int, int]:
+    """Material's shadow of a surface raised `elevation_px`: a soft key shadow below it
+    and a faint ambient one around it (not a hard offset box); with its offset from the
+    surface's top-left corner. Cached: the same FAB or card casts it every frame."""
+    blur = max(1, elevation_px // 2)
+    pad = blur * 2 + 1
+    drop = max(1, elevation_px // 2)
+    size = (max(1, width) + 2 * pad, max(1, height) + 2 * pad + drop)
+    mask = Image.new("L", size, 0)
+    draw = ImageDraw.Draw(mask)
+    box = (pad, pad, pad + width - 1, pad + height - 1)
+    draw.rounded_rectangle(box, radius, fill=24)  # ambient
+    draw.rounded_rectangle((box[0], box[1] + drop, box[2], box[3] + drop), radius, fill=56)
+    mask = mask.filter(ImageFilter.GaussianBlur(blur))
+    sprite = Image.new("RGBA", size, (0, 0, 0, 0))
+    sprite.putalpha(mask)
+    return sprite, -pad, -pad
+
+
 _SHADOWS: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
 
 
@@ -131,6 +152,52 @@ def _phone_ltr(view: View) -> str | None:
     return "ltr" if view.input_type == "phone" else None
 
 
+def _px(dp: float, scale: float) -> int:
+    return int(dp * scale + 0.5)
+
+
+def app_icon_top(view: View, scale: float) -> tuple[int, int | None]:
+    """Where a launcher-style view draws its app icon, and the top of its label (None when
+    it has no label): shared by the painter and the layout checks."""
+    left, top, right, bottom = view.bounds
+    size = _px(view.icon_size, scale)
+    if view.text:
+        y = top + max(0, (bottom - top - size - _px(24, scale)) // 2)
+        return y, y + size + _px(6, scale)
+    return (top + bottom - size) // 2, None
+
+
+def place_text(view: View, shown: str, color, scale: float, font_scale: float, locale: str,
+               rtl: bool, top: int | None = None) -> tuple[Image.Image, int, int]:
+    """The sprite of a view's text and where it is pasted: the one place that decides it,
+    so the layout checks measure exactly what the painter draws."""
+    renderer = get_text_renderer()
+    left, vtop, right, bottom = view.bounds
+    pl, pt, pr, pb = (_px(p, scale) for p in view.padding)
+    if rtl:
+        pl, pr = pr, pl
+    box_w = max(1, right - left - pl - pr)
+    size = int(view.text_size * scale * font_scale + 0.5)
+    if view.min_text_size:
+        inner = bottom - vtop - pt - pb
+        floor = int(view.min_text_size * scale * font_scale + 0.5)
+        while size > floor and renderer.line_height(size) > inner:
+            size -= 1
+    sprite = renderer.label(shown, size, color, view.font_weight, locale,
+                            max_width=box_w, max_lines=view.max_lines, align=view.align,
+                            direction=view.text_direction or _phone_ltr(view))
+    if view.align == "center":
+        x = left + pl + (box_w - sprite.width) // 2
+    elif (view.align == "end") != rtl:
+        x = right - pr - sprite.width
+    else:
+        x = left + pl
+    if top is None:
+        inner = bottom - vtop - pt - pb
+        top = vtop + pt + max(0, (inner - sprite.height) // 2)
+    return sprite, x, top
+
+
 class Painter:
     def paint(self, system: SystemServer, frame: Frame, size: tuple[int, int]) -> Image.Image:
         width, height = size
@@ -145,12 +212,15 @@ class Painter:
             if window.kind == "status_bar":
                 app = frame.window("app")
                 activity = app.record.activity if app is not None and app.record else None
+                status = (activity.status_bar_color(system.night_mode)
+                          if activity is not None else None)
                 if activity is not None and activity.bar_color is not None:
                     canvas.rect(window.box, activity.bar_color, window.box)
+                elif status is not None:
+                    canvas.rect(window.box, status, window.box)
                 elif app is not None and not (activity and activity.fullscreen):
                     canvas.rect(window.box, th.background, window.box)
-                elif app is not None:
-                    canvas.rect(window.box, (0, 0, 0, 40), window.box)
+                # a fullscreen activity (the launcher) shows through a transparent bar
                 dialog = frame.window("dialog")
                 if dialog is not None and dialog.dim:  # the app's bar colour is under the dim
                     canvas.rect(window.box, th.scrim, window.box)
@@ -178,9 +248,9 @@ class Painter:
         if view.image == "wallpaper":
             canvas.paste(self._wallpaper(canvas.image.size), 0, 0, clip)
         if view.elevation and view.bg is not None:
-            off = canvas.px(min(view.elevation, 8) / 2)
-            shadow_box = (bounds[0], bounds[1] + off, bounds[2], bounds[3] + off)
-            canvas.round_rect(shadow_box, corner, (0, 0, 0, 36), clip)
+            sprite, dx, dy = elevation_shadow(bounds[2] - bounds[0], bounds[3] - bounds[1],
+                                              corner, canvas.px(min(view.elevation, 24)))
+            canvas.paste(sprite, bounds[0] + dx, bounds[1] + dy, clip)
         if view.bg is not None:
             canvas.round_rect(bounds, corner, view.bg, clip)
         if view.border is not None:
@@ -191,13 +261,10 @@ class Painter:
         label_top = None
         if view.image and view.image.startswith("app:"):
             size = canvas.px(view.icon_size)
-            sprite = app_icons.app_icon(view.image[4:], size)
+            sprite = app_icons.app_icon(view.image[4:], size,
+                                        self._system.state.clock.datetime().day)
             x = (bounds[0] + bounds[2] - size) // 2
-            if view.text:
-                y = bounds[1] + max(0, (bounds[3] - bounds[1] - size - canvas.px(24)) // 2)
-                label_top = y + size + canvas.px(6)
-            else:
-                y = (bounds[1] + bounds[3] - size) // 2
+            y, label_top = app_icon_top(view, canvas.scale)
             canvas.paste(sprite, x, y, clip)
         if view.icon:
             size = canvas.px(view.icon_size)
@@ -218,25 +285,8 @@ class Painter:
             canvas.rect((bounds[0], y, bounds[2], bounds[3]), th.accent, clip)
 
     def _text(self, canvas: Canvas, view: View, shown: str, color, clip: Box, top) -> None:
-        renderer = get_text_renderer()
-        left, vtop, right, bottom = view.bounds
-        pl, pt, pr, pb = (canvas.px(p) for p in view.padding)
-        if canvas.rtl:
-            pl, pr = pr, pl
-        box_w = max(1, right - left - pl - pr)
-        size = int(view.text_size * canvas.scale * canvas.font_scale + 0.5)
-        sprite = renderer.label(shown, size, color, view.font_weight, canvas.locale,
-                                max_width=box_w, max_lines=view.max_lines, align=view.align,
-                                direction=view.text_direction or _phone_ltr(view))
-        if view.align == "center":
-            x = left + pl + (box_w - sprite.width) // 2
-        elif (view.align == "end") != canvas.rtl:
-            x = right - pr - sprite.width
-        else:
-            x = left + pl
-        if top is None:
-            inner = bottom - vtop - pt - pb
-            top = vtop + pt + max(0, (inner - sprite.height) // 2)
+        sprite, x, top = place_text(view, shown, color, canvas.scale, canvas.font_scale,
+                                    canvas.locale, canvas.rtl, top)
         if view.elevation and view.bg is None:
             canvas.paste(_shadow(sprite, max(1, canvas.px(1.5))), x, top + canvas.px(1), clip)
         canvas.paste(sprite, x, top, clip)

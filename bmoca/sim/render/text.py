@@ -223,6 +223,19 @@ def locale_info(locale: str) -> LocaleInfo:
     return LocaleInfo(tag, language, lang in _RTL_LANGS, tuple(chain))
 
 
+@cache
+def latin_first(chain: tuple[str, ...]) -> tuple[str, ...]:
+    """The chain words are matched against: Roboto first in non-Latin locales.
+
+    Why: Android's default family is Roboto and script fonts are its fallbacks, so "Chrome"
+    in a Japanese or Arabic label, and Western digits, are drawn in Roboto, not in the Latin
+    glyphs the Arabic, Devanagari or CJK font also carries. Akan keeps Noto Sans (Roboto
+    lacks its letters; a word Roboto cannot draw whole falls through anyway)."""
+    if chain[0] in ("roboto", "notosans"):
+        return chain
+    return ("roboto",) + tuple(key for key in chain if key != "roboto")
+
+
 def is_rtl(locale: str) -> bool:
     """Whether the locale lays out right-to-left (mirrored screens, right-aligned text)."""
     return locale_info(locale).rtl
@@ -582,7 +595,7 @@ class TextRenderer:
         if not text:
             return LineLayout((), 0.0, base_em)
         rtl = direction == "rtl" if direction else first_strong_rtl(text, info.rtl)
-        faces = self._assign_faces(text, info.chain)
+        faces = self._assign_faces(text, latin_first(info.chain))
         if all(f == faces[0] for f in faces):
             face = faces[0]
             lang = self._run_language(face, info)

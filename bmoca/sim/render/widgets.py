@@ -48,3 +48,34 @@ def draw_seekbar(canvas: Canvas, view: View) -> None:
         canvas.rect((xp, cy - canvas.px(1), x1, cy + canvas.px(1)), theme.divider, view.clip)
     r = canvas.px(8)
     canvas.ellipse((xp - r, cy - r, xp + r, cy + r), theme.accent, view.clip)
+
+
+def draw_icon_on_circle(canvas: Canvas, view: View) -> None:
+    """A white glyph on a circle of the view's `icon_color` (Settings' homepage icons): one
+    cached, anti-aliased sprite per colour, glyph and size."""
+    from bmoca.sim.render.icons import icon_on_circle
+
+    left, top, right, bottom = view.bounds
+    size = min(right - left, bottom - top)
+    sprite = icon_on_circle(view.icon or "", tuple(view.icon_color or (95, 99, 104))[:3], size,
+                            canvas.px(view.icon_size))
+    canvas.paste(sprite, (left + right - size) // 2, (top + bottom - size) // 2, view.clip)
+
+
+def _draw_mark(canvas: Canvas, view: View, name: str) -> None:
+    from bmoca.sim.render.app_icons import mark
+
+    left, top, right, bottom = view.bounds
+    size = canvas.px(view.icon_size)
+    canvas.paste(mark(name, size), (left + right - size) // 2, (top + bottom - size) // 2,
+                 view.clip)
+
+
+def draw_google_g(canvas: Canvas, view: View) -> None:
+    """The search bar's four-colour "G" (Android 10's Pixel launcher)."""
+    _draw_mark(canvas, view, "g")
+
+
+def draw_assistant(canvas: Canvas, view: View) -> None:
+    """The Assistant's four dots at the search bar's end (Android 10's Pixel launcher)."""
+    _draw_mark(canvas, view, "assistant")

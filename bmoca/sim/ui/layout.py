@@ -15,6 +15,8 @@ from bmoca.sim.ui.view import MATCH, WRAP, Box, View
 
 TextMeasure = Callable[[str, int, int], tuple[int, int]]
 """(text, size_px, weight) -> (width_px, line_height_px)."""
+LineCount = Callable[[str, int, int, int, int], int]
+"""(text, size_px, weight, max_width_px, max_lines) -> lines the renderer wraps it into."""
 
 
 @dataclass
@@ -47,11 +49,14 @@ def parse_gravity(gravity: str) -> tuple[str, str]:
 class Layout:
     """Lays out trees for one display: density, font scale, direction, text metrics."""
 
-    def __init__(self, density: int, font_scale: float, rtl: bool, measure: TextMeasure):
+    def __init__(self, density: int, font_scale: float, rtl: bool, measure: TextMeasure,
+                 line_count: LineCount | None = None):
         self.scale = density / 160.0
         self.font_scale = font_scale
         self.rtl = rtl
         self.measure = measure
+        self.line_count = line_count
+        """The renderer's own line breaking, so a view is as tall as the text it draws."""
         self._px4: dict[tuple, tuple[int, int, int, int]] = {}
 
     def px(self, dp: float) -> int:
@@ -88,7 +93,10 @@ class Layout:
             return 0, self.measure("", size, view.font_weight)[1]
         width, line_h = self.measure(shown, size, view.font_weight)
         if view.max_lines > 1 and avail_w > 0 and width > avail_w:
-            lines = min(view.max_lines, -(-width // avail_w))
+            if self.line_count is not None:
+                lines = self.line_count(shown, size, view.font_weight, avail_w, view.max_lines)
+            else:
+                lines = min(view.max_lines, -(-width // avail_w))
             return avail_w, line_h * lines
         return width, line_h
 
@@ -107,8 +115,14 @@ class Layout:
         w = h = 0
         kids = [c for c in view.children if c.visible and c.absolute is None]
         gap = self.px(view.spacing)
+        shares = self._weighted_widths(view, kids, inner_w, gap)
         for child in kids:
-            cw, ch = self._outer_size(child, inner_w, max(0, avail_h - pt - pb))
+            share = shares.get(id(child))
+            cw, ch = self._outer_size(child, inner_w if share is None else share,
+                                      max(0, avail_h - pt - pb))
+            if share is not None:  # a weighted child asks for no width of its own
+                ml, _, mr, _ = self.px4(child.margin)
+                cw = ml + mr
             if view.orientation == "v":
                 w = max(w, cw)
                 h += ch
@@ -123,6 +137,29 @@ class Layout:
             else:
                 w += gap * (len(kids) - 1)
         return w + pl + pr, h + pt + pb
+
+    def _weighted_widths(self, view: View, kids: list[View], inner_w: int,
+                         gap: int) -> dict[int, int]:
+        """The width each weighted child of a row will be given, as placing gives it: a
+        row is as tall as its text wraps in that share, not in the whole row."""
+        if view.orientation != "h":
+            return {}
+        weighted = [c for c in kids if c.weight > 0]
+        if not weighted:
+            return {}
+        used = gap * max(0, len(kids) - 1)
+        for child in kids:
+            ml, _, mr, _ = self.px4(child.margin)
+            used += ml + mr
+            if child.weight <= 0:
+                used += self._size(child, inner_w, 1 << 20)[0]
+        remaining = max(0, inner_w - used)
+        total = sum(c.weight for c in weighted)
+        shares = {}
+        for child in weighted:
+            ml, _, mr, _ = self.px4(child.margin)
+            shares[id(child)] = int(remaining * child.weight / total) + ml + mr
+        return shares
 
     def _size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
         """Border-box size of a view given the space its parent offers (margins excluded).
@@ -153,7 +190,9 @@ class Layout:
         avail_h -= mt + mb
         if view.width >= 0 and view.height >= 0:
             return self.px(view.width), self.px(view.height)
-        if view.width == MATCH:
+        if view.width == MATCH or (view.width == 0 and view.weight > 0):
+            # a weighted child (width 0, weight > 0) fills the share it is measured in, so
+            # its text wraps, and its height grows, as it will be drawn
             w = max(0, avail_w)
         elif view.width == WRAP:
             w = None

@@ -62,6 +62,9 @@ class View:
     corner: float = 0.0
     border: Color | None = None
     text_size: float = 14.0
+    min_text_size: float = 0.0
+    """With a fixed or filled height: the text shrinks (not below this size) until its line
+    fits the view, as android:autoSizeTextType="uniform" does (the Calculator's formula)."""
     text_color: Color | None = None
     font_weight: int = 400
     max_lines: int = 1

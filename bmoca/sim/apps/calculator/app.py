@@ -148,6 +148,7 @@ class Calculator(Activity):
                  width=MATCH, height=0, weight=1, children=[
                      text(self.formula, cls="android.widget.TextView", id=cid("formula"),
                           text_size=48 if not self.result else 30, width=MATCH, height=MATCH,
+                          min_text_size=20,
                           text_color=colors["text"] if not self.result else colors["muted"],
                           align=end, padding=(16, 0, 16, 0), text_direction="ltr"),
                  ]),
@@ -253,9 +254,10 @@ class Calculator(Activity):
             op("op_mul", "×", "calc.multiply", lambda: self.operator("×")),
             op("op_sub", MINUS, "calc.minus", lambda: self.operator(MINUS)),
             op("op_add", "+", "calc.plus", lambda: self.operator("+")),
+            # Android 10's Calculator (7.x) keeps "=" in the operator column like the other
+            # operators; the round accent "=" belongs to a later design generation
             frame(op("eq", "=", "calc.equals", self.equals, fg="eq_text"),
-                  cls="android.widget.FrameLayout", width=MATCH, height=0, weight=1,
-                  bg=colors["eq"], corner=28, margin=(6, 4, 6, 4)),
+                  cls="android.widget.FrameLayout", width=MATCH, height=0, weight=1),
             cls="android.widget.LinearLayout", id=cid("pad_operator"), width=0, weight=1,
             height=MATCH, bg=colors["operator"], padding=(0, 8, 8, 8))
         for child in operators.children[:4]:
@@ -280,12 +282,11 @@ def _colors(dark: bool) -> dict:
         return {"display": (32, 33, 36), "text": (232, 234, 237), "muted": (154, 160, 166),
                 "error": (242, 139, 130), "numeric": (41, 42, 45), "operator": (53, 54, 58),
                 "advanced": (32, 61, 58), "key_text": (232, 234, 237),
-                "op_text": (138, 180, 248), "adv_text": (128, 203, 196), "eq": (138, 180, 248),
-                "eq_text": (32, 33, 36)}
+                "op_text": (138, 180, 248), "adv_text": (128, 203, 196), "eq_text": (138, 180, 248)}
     return {"display": (255, 255, 255), "text": (32, 33, 36), "muted": (95, 99, 104),
             "error": (217, 48, 37), "numeric": (67, 67, 67), "operator": (99, 99, 99),
             "advanced": (29, 233, 182), "key_text": (255, 255, 255),
-            "op_text": (255, 255, 255), "adv_text": (33, 33, 33), "eq": (26, 115, 232),
+            "op_text": (255, 255, 255), "adv_text": (33, 33, 33),
             "eq_text": (255, 255, 255)}
 
 

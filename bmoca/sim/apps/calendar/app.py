@@ -54,10 +54,11 @@ class AllInOneActivity(Activity):
                              text_color=(255, 255, 255) if mark else fg, width=24,
                              height=24, corner=12, bg=accent if mark else None,
                              align="center", gravity="center_horizontal")
-                cells.append(frame(label, width=0, weight=1, height=96, padding=(0, 4, 0, 0),
+                cells.append(frame(label, width=0, weight=1, height=MATCH, padding=(0, 4, 0, 0),
                                    cls="android.view.View", gravity="center_horizontal"))
-            weeks.append(row(*cells, height=96))
-        grid = column(head, *weeks, width=MATCH, id=kid("month_view"))
+            # the weeks share the height there is (MonthView), so the month always fits
+            weeks.append(row(*cells, height=0, weight=1))
+        grid = column(head, *weeks, width=MATCH, height=MATCH, id=kid("month_view"))
         fab = frame(icon("add", 36, icon_color=accent, cls="", gravity="center"),
                     cls="android.widget.ImageButton", id=kid("floating_action_button"),
                     desc=ctx.t("calendar.create"), width=WRAP, height=56, corner=16,

@@ -21,6 +21,7 @@ AlarmClock.ACTION_SET_ALARM goes to `HandleApiCalls` (api.py), as on a real phon
 
 from __future__ import annotations
 
+from bmoca.formats.locales import native_digits
 from bmoca.formats.weekdays import week
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.clock import model
@@ -53,7 +54,12 @@ def cid(name: str) -> str:
 
 
 def format_time(ctx: Context, hour: int, minute: int) -> str:
-    """The alarm and clock time as the locale writes it (`9:00 AM`, `오전 9:00`, `09:00`)."""
+    """The alarm and clock time as the locale writes it (`9:00 AM`, `오전 9:00`, `09:00`), in
+    the locale's digits (DateFormat writes Arabic-Indic ones in ar-EG)."""
+    return native_digits(ctx.locale, _format_time(ctx, hour, minute))
+
+
+def _format_time(ctx: Context, hour: int, minute: int) -> str:
     lang = ctx.locale.split("-")[0]
     if ctx.is_24_hour:
         if ctx.locale == "fr-CA":
@@ -393,10 +399,11 @@ class DeskClock(Activity):
         now = ctx.now()
         names = week(ctx.locale)
         month = ctx.t(f"date.month_short.{now.month}")
+        day = native_digits(ctx.locale, str(now.day))
         short = ctx.t("format.glance_date", weekday=names.short[now.weekday()], month=month,
-                      day=now.day)
+                      day=day)
         full = ctx.t("format.glance_date", weekday=names.full[now.weekday()], month=month,
-                     day=now.day)
+                     day=day)
         shown = format_time(ctx, now.hour, now.minute)
         return column(
             text(shown, cls="android.widget.TextView", id=cid("digital_clock"), desc=shown,

@@ -118,6 +118,10 @@ def _title(value: str, color: Color, view_id: str = "") -> View:
 class PeopleActivity(Activity):
     """The contact list, with the navigation drawer and the search mode."""
 
+    def status_bar_color(self, night: bool) -> tuple[int, int, int] | None:
+        """AOSP Contacts' primary_color_dark above its blue toolbar (light theme)."""
+        return None if night else (28, 58, 169)
+
     def __init__(self, intent: Intent):
         super().__init__(intent)
         self.query: str | None = None

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 from bmoca.formats import apps as app_table
 from bmoca.formats import launcher_db
+from bmoca.formats.locales import collation_key, native_digits
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
 from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search
 from bmoca.sim.apps.systemui.state import pull_shade
+from bmoca.sim.render.widgets import draw_assistant, draw_google_g
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
@@ -20,6 +24,26 @@ WHITE = (255, 255, 255)
 
 def _id(name: str) -> str:
     return f"{HOME_PACKAGE}:id/{name}"
+
+
+def icon_dp(cell_w: float, cell_h: float, label: bool) -> float:
+    """Icon size for a cell: 52 dp, smaller when the cell is (Launcher3 shrinks icons to fit
+    its grid at large display sizes, so neighbours never overlap), leaving room for a label
+    (6 dp gap and a 24 dp line)."""
+    room = cell_h - 30 if label else cell_h * 0.8
+    return max(16.0, min(52.0, cell_w * 0.68, room))
+
+
+def temperature_c(now) -> int:
+    """At-a-glance's temperature: a smooth seasonal curve of the virtual date (northern
+    mid-latitudes: about 2 °C in mid-January, 22 °C in mid-July), so it is deterministic."""
+    day = now.timetuple().tm_yday
+    return round(12 - 10 * math.cos(2 * math.pi * (day - 15) / 365.25) - 0.0)
+
+
+def weather_icon(now) -> str:
+    """A Material Symbols weather glyph that follows the date (deterministic)."""
+    return ("partly_cloudy_day", "cloud", "sunny", "rainy")[now.toordinal() % 4]
 
 
 class LauncherData:
@@ -64,6 +88,9 @@ class LauncherActivity(Activity):
         super().__init__(intent)
         self.mode = "home"
         self.query = ""
+
+    def light_bars(self, night: bool) -> bool | None:
+        return self.mode == "drawer" and not night
 
     def on_home(self, ctx: Context) -> None:
         self.mode = "home"
@@ -141,10 +168,34 @@ class LauncherActivity(Activity):
     def _glance(self, ctx: Context, w_dp: float, cell_h: float) -> View:
         now = ctx.today()
         date = ctx.t("format.glance_date", weekday=ctx.t(f"date.weekday.{now.weekday()}"),
-                     month=ctx.t(f"date.month_short.{now.month}"), day=now.day)
+                     month=ctx.t(f"date.month_short.{now.month}"),
+                     day=native_digits(ctx.locale, str(now.day)))
+        one_line = w_dp >= 360
+        # under the date, the weather line is smaller (16 sp) so both fit the cell
+        size = 22 if one_line else 16
+        weather = row(
+            icon(weather_icon(now), 20 if one_line else 16, icon_color=WHITE,
+                 icon_filled=True, cls="", gravity="center_vertical"),
+            text(native_digits(ctx.locale, f"{temperature_c(now)}") + "\u00b0C",
+                 id=_id("weather_temp"), text_size=size, text_color=WHITE, elevation=1,
+                 margin=(6, 0, 0, 0), gravity="center_vertical"),
+            cls="", width=WRAP, height=WRAP, gravity="center",
+            margin=(12, 0, 0, 0) if one_line else (0, 2, 0, 0))
+        date_view = text(date, id=_id("date"), text_size=22, text_color=WHITE, font_weight=400,
+                         gravity="center_vertical", elevation=1)
+        # one line (date, then the weather) where it fits, else the weather under the date,
+        # or no weather where even that would not fit the cell (line boxes are 1.17 em)
+        two_lines_dp = (22 + 16) * 1.17 * ctx.system.font_scale + 2
+        if one_line:
+            line = row(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center")
+        elif cell_h >= two_lines_dp:
+            date_view.gravity = weather.gravity = "center_horizontal"
+            line = column(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center")
+        else:
+            date_view.gravity = "center"
+            line = date_view
         return frame(
-            text(date, id=_id("date"), text_size=22, text_color=WHITE, font_weight=400,
-                 gravity="center", elevation=1),
+            line,
             cls="android.view.ViewGroup", id=_id("smartspace_content"), width=w_dp,
             height=cell_h, absolute=(0, 0),
         )
@@ -153,7 +204,8 @@ class LauncherActivity(Activity):
               absolute: tuple[float, float], label: bool = True) -> View:
         name = ctx.t(f"app.{package}")
         view = View(cls="android.widget.TextView", text=name, desc=name, width=w, height=h,
-                    absolute=absolute, image=f"app:{package}", icon_size=52,
+                    absolute=absolute, image=f"app:{package}",
+                    icon_size=icon_dp(w, h, label), padding=(4, 0, 4, 0),
                     text_size=12, text_color=WHITE if label else (0, 0, 0, 0), align="center",
                     clickable=True, long_clickable=True, focusable=True, elevation=1)
         view.on_click = lambda: ctx.start_activity(Intent.launcher(package, activity,
@@ -162,8 +214,9 @@ class LauncherActivity(Activity):
 
     def _g_icon(self, ctx: Context) -> View:
         """The pill's "G": the Google app itself, as its launcher icon would open it."""
-        view = icon("search", 24, id=_id("g_icon"), desc=ctx.t("launcher.google_app"),
-                    icon_color=(66, 133, 244), clickable=True, gravity="center_vertical")
+        view = View(cls="android.widget.ImageView", id=_id("g_icon"),
+                    desc=ctx.t("launcher.google_app"), width=24, height=24, icon_size=22,
+                    draw=draw_google_g, clickable=True, gravity="center_vertical")
         view.on_click = lambda: ctx.start_activity(Intent.launcher(GOOGLE, SEARCH_ACTIVITY,
                                                                    bounds=view.clip))
         return view
@@ -174,9 +227,9 @@ class LauncherActivity(Activity):
             row(
                 self._g_icon(ctx),
                 spacer(weight=1),
-                icon("mic", 24, id=_id("mic_icon"), desc=ctx.t("launcher.voice_search"),
-                     icon_color=(66, 133, 244), icon_filled=True, clickable=True,
-                     gravity="center_vertical"),
+                View(cls="android.widget.ImageView", id=_id("mic_icon"),
+                     desc=ctx.t("launcher.voice_search"), width=24, height=24, icon_size=24,
+                     draw=draw_assistant, clickable=True, gravity="center_vertical"),
                 cls="android.widget.FrameLayout", id=_id("search_container_hotseat"),
                 desc=ctx.t("launcher.search"), clickable=True, height=48, bg=surface, corner=24,
                 padding=(16, 12, 16, 12), margin=(16, 0, 16, 0), gravity="center_vertical",
@@ -190,7 +243,7 @@ class LauncherActivity(Activity):
         theme = ctx.theme
         w_dp, _ = ctx.system.screen_dp()
         labelled = sorted(((ctx.t(f"app.{a.package}"), a) for a in app_table.all_apps()),
-                          key=lambda pair: pair[0].casefold())
+                          key=lambda pair: collation_key(ctx.locale, pair[0]))
         query = self.query.strip().casefold()
         if query:
             labelled = [(n, a) for n, a in labelled if query in n.casefold()]
@@ -200,7 +253,8 @@ class LauncherActivity(Activity):
             cells = []
             for name, info in labelled[start:start + COLUMNS]:
                 view = View(cls="android.widget.TextView", id=_id("icon"), text=name, desc=name,
-                            width=cell_w, height=96, image=f"app:{info.package}", icon_size=52,
+                            width=cell_w, height=96, image=f"app:{info.package}",
+                            icon_size=icon_dp(cell_w, 96, True), padding=(4, 0, 4, 0),
                             text_size=12, text_color=theme.text, align="center", clickable=True,
                             long_clickable=True, focusable=True)
                 view.on_click = self._launch(ctx, info, view)
@@ -213,13 +267,17 @@ class LauncherActivity(Activity):
         def on_text(value: str) -> None:
             self.query = value
 
+        # the Pixel launcher's drawer search: the "G" and the Assistant dots, as at home
         search = row(
-            icon("search", 20, icon_color=theme.text_secondary, cls="", gravity="center_vertical"),
+            View(cls="", width=24, height=24, icon_size=20, draw=draw_google_g,
+                 gravity="center_vertical"),
             View(cls="android.widget.EditText", id=_id("search_container_all_apps"),
                  text=self.query, hint=ctx.t("launcher.search_apps"), width=0, weight=1,
                  height=WRAP, text_size=16, text_color=theme.text, clickable=True,
                  focusable=True, long_clickable=True, on_text=on_text,
                  ime_action="search", gravity="center_vertical", margin=(12, 0, 0, 0)),
+            View(cls="", width=24, height=24, icon_size=22, draw=draw_assistant,
+                 gravity="center_vertical"),
             cls="", height=48, bg=theme.surface, corner=24, padding=(16, 0, 16, 0),
             margin=(16, 8, 16, 8),
         )

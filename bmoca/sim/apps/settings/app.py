@@ -12,7 +12,7 @@ from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.settings.pages import PAGES, TOP_LEVEL, Page, Pref, SettingsData, all_searchable
 from bmoca.sim.apps.systemui.app import seekbar
 from bmoca.sim.i18n import LOCALES, strings
-from bmoca.sim.render.widgets import draw_switch
+from bmoca.sim.render.widgets import draw_icon_on_circle, draw_switch
 from bmoca.sim.system.audio import STREAMS
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
@@ -203,6 +203,95 @@ def pref_row(ctx: Context, title: str, summary_text: str | None = None, icon_nam
                focusable=on_click is not None, on_click=on_click, gravity="center_vertical")
 
 
+def page_background(ctx: Context):
+    """Settings' window background: true black in Android 10's dark theme (the reference
+    screenshots' Settings and Battery pages measure (0, 0, 0)), white in the light one."""
+    return (0, 0, 0) if ctx.theme.dark else ctx.theme.background
+
+
+class SettingsActivity(Activity):
+    """What Settings' activities share: the status bar over the black dark-theme page."""
+
+    def status_bar_color(self, night: bool) -> tuple[int, int, int] | None:
+        return (0, 0, 0) if night else None
+
+
+def top_level_icon(name: str | None, color) -> View | None:
+    """Android 10's homepage icons: a white glyph on a coloured circle."""
+    if not name:
+        return None
+    return View(cls="android.widget.ImageView", id="android:id/icon", icon=name,
+                icon_color=color, icon_size=20, icon_filled=True, draw=draw_icon_on_circle,
+                width=36, height=36, gravity="center")
+
+
+def card_surface(ctx: Context):
+    """Settings' cards: a grey card in the dark theme, a light one in the light theme."""
+    return (41, 42, 45) if ctx.theme.dark else (241, 243, 244)
+
+
+def suggestion_card(ctx: Context) -> View:
+    """The homepage's contextual card (a setup suggestion, as on a fresh emulator); tapping
+    it opens Accounts, where an account is added."""
+    theme = ctx.theme
+    return column(
+        icon("email", 20, icon_color=theme.icon, cls="android.widget.ImageView"),
+        text(ctx.t("settings.suggestion_email"), text_size=16,
+             text_color=theme.text, width=MATCH, max_lines=2, margin=(0, 12, 0, 0)),
+        text(ctx.t("settings.suggestion_email.summary"), text_size=14,
+             text_color=theme.text_secondary, width=MATCH, max_lines=3),
+        cls="android.widget.LinearLayout", id=sid("suggestion_tile"), height=WRAP,
+        bg=card_surface(ctx), corner=8, margin=(8, 8, 8, 8), padding=(16, 16, 16, 16),
+        clickable=True, focusable=True, on_click=lambda: open_page(ctx, "accounts"),
+    )
+
+
+def battery_header(ctx: Context) -> list[View]:
+    """PowerUsageSummary's header (level, charging state, battery graphic) and its tip card."""
+    theme = ctx.theme
+    header = row(
+        column(text(ctx.t("settings.battery_level"), id=sid("battery_percent"), text_size=36,
+                    text_color=theme.text, width=MATCH),
+               text(ctx.t("settings.battery_charging"), id=sid("summary1"), text_size=14,
+                    text_color=theme.text_secondary, width=MATCH, max_lines=2),
+               cls="android.widget.LinearLayout", width=0, weight=1, height=WRAP,
+               gravity="center_vertical"),
+        View(cls="android.widget.ImageView", id=sid("battery_header_icon"),
+             icon="battery_charging_full", icon_color=theme.accent, icon_filled=True,
+             icon_size=72, width=72, height=72, gravity="center_vertical"),
+        cls="android.widget.LinearLayout", id=sid("battery_entity_header"), height=WRAP,
+        padding=(72, 16, 24, 16),
+    )
+    tip = row(
+        frame(icon("battery_std", 24, icon_color=(30, 142, 62), cls="android.widget.ImageView",
+                   gravity="center"),
+              cls="android.widget.LinearLayout", width=56,
+              height=WRAP, gravity="center_vertical"),
+        column(text(ctx.t("settings.battery_tip"), text_size=16,
+                    text_color=theme.text, width=MATCH, max_lines=2),
+               text(ctx.t("settings.battery_tip.summary"), text_size=14, text_color=theme.text_secondary, width=MATCH, max_lines=3),
+               cls="android.widget.RelativeLayout", width=0, weight=1, height=WRAP,
+               gravity="center_vertical"),
+        cls="android.widget.LinearLayout", height=WRAP, bg=card_surface(ctx), corner=8,
+        margin=(8, 0, 8, 8), padding=(8, 16, 16, 16), gravity="center_vertical",
+    )
+    return [header, tip]
+
+
+def footer(ctx: Context, key: str) -> View:
+    """A page's footer: an info icon and a note (FooterPreference)."""
+    theme = ctx.theme
+    return row(
+        frame(icon("info", 24, icon_color=theme.icon, cls="android.widget.ImageView",
+                   gravity="center"),
+              cls="android.widget.LinearLayout", width=56,
+              height=WRAP, gravity="top"),
+        text(ctx.t(key), text_size=14, text_color=theme.text_secondary,
+             width=0, weight=1, max_lines=4),
+        cls="android.widget.LinearLayout", height=WRAP, padding=(8, 16, 16, 16),
+    )
+
+
 def app_bar(ctx: Context, title: str, on_up) -> View:
     theme = ctx.theme
     return row(
@@ -215,7 +304,7 @@ def app_bar(ctx: Context, title: str, on_up) -> View:
              icon="search", icon_color=theme.icon, width=56, height=56, clickable=True,
              focusable=True, gravity="center_vertical",
              on_click=lambda: ctx.start_activity(Intent(component=(PACKAGE, SEARCH)))),
-        cls="android.view.ViewGroup", id=sid("action_bar"), height=56, bg=theme.background,
+        cls="android.view.ViewGroup", id=sid("action_bar"), height=56, bg=page_background(ctx),
         gravity="center_vertical",
     )
 
@@ -241,12 +330,13 @@ def dialog_card(ctx: Context, title: str, message: str, buttons: list[tuple[str,
 
 # -- activities ---------------------------------------------------------------------
 
-class Homepage(Activity):
+class Homepage(SettingsActivity):
     """SettingsHomepageActivity (started through the `.Settings` alias)."""
 
     def build(self, ctx: Context) -> View:
         theme = ctx.theme
-        rows = [pref_row(ctx, ctx.t(f"settings.{p.key}"), summary(ctx, p), p.icon, p.icon_color,
+        rows = [pref_row(ctx, ctx.t(f"settings.{p.key}"), summary(ctx, p),
+                         icon_view=top_level_icon(p.icon, p.icon_color),
                          on_click=self._opener(ctx, p.opens)) for p in TOP_LEVEL]
         search = frame(
             row(icon("search", 24, icon_color=theme.icon, gravity="center_vertical", cls=""),
@@ -264,13 +354,13 @@ class Homepage(Activity):
         )
         content = column(
             search,
-            column(cls="android.widget.FrameLayout", id=sid("contextual_cards_content"),
-                   height=WRAP),
+            column(suggestion_card(ctx), cls="android.widget.FrameLayout",
+                   id=sid("contextual_cards_content"), height=WRAP),
             column(*rows, cls="android.widget.FrameLayout", id=sid("main_content"), height=WRAP),
             cls="android.widget.LinearLayout", id=sid("homepage_container"), height=WRAP,
         )
         return scroller(content, key="home", cls="android.widget.ScrollView",
-                        id=sid("main_content_scrollable_container"), bg=theme.background)
+                        id=sid("main_content_scrollable_container"), bg=page_background(ctx))
 
     @staticmethod
     def _opener(ctx: Context, page_id: str | None):
@@ -286,7 +376,7 @@ def open_page(ctx: Context, page_id: str, **extras) -> None:
                                       **extras}))
 
 
-class SubSettings(Activity):
+class SubSettings(SettingsActivity):
     """A SettingsActivity showing one fragment (page)."""
 
     def __init__(self, intent: Intent):
@@ -359,11 +449,13 @@ class SubSettings(Activity):
             titles = ", ".join(ctx.t(f"settings.{p.key}") for p in hidden)
             rows.append(pref_row(ctx, ctx.t("settings.advanced"), titles, "expand_more",
                                  on_click=lambda: setattr(self, "expanded", True)))
+        if self.page_id == "battery":
+            rows.append(footer(ctx, "settings.battery_footer"))
         return column(
             app_bar(ctx, self.title(ctx), ctx.finish),
             scroller(*rows, key="list", cls="androidx.recyclerview.widget.RecyclerView",
                      id=sid("recycler_view"), height=0, weight=1),
-            width=MATCH, height=MATCH, bg=theme.background,
+            width=MATCH, height=MATCH, bg=page_background(ctx),
         )
 
     def _toggle(self, ctx: Context, action: str):
@@ -374,6 +466,8 @@ class SubSettings(Activity):
         title = ctx.t(f"settings.{pref.key}")
         if pref.key == "see_all_apps":
             title = ctx.t("settings.see_all_apps", count=len(app_table.all_apps()))
+        if pref.kind == "header" and pref.key == "battery_level":
+            return column(*battery_header(ctx), height=WRAP)
         if pref.kind == "header":
             return text(title, text_size=14, font_weight=500, text_color=theme.accent,
                         width=MATCH, padding=(72, 16, 16, 8))
@@ -522,7 +616,7 @@ class SubSettings(Activity):
                            [("button1", ctx.t("settings.dialog_got_it"), ok)])
 
 
-class LocalePicker(Activity):
+class LocalePicker(SettingsActivity):
     """LocalePickerWithRegionActivity: every supported language, with search."""
 
     def __init__(self, intent: Intent):
@@ -563,10 +657,10 @@ class LocalePicker(Activity):
                      text_color=theme.text, width=0, weight=1, clickable=True, focusable=True,
                      on_text=on_text, ime_action="search", gravity="center_vertical"),
                 cls="android.view.ViewGroup", id=sid("action_bar"), height=56,
-                bg=theme.background, gravity="center_vertical")
+                bg=page_background(ctx), gravity="center_vertical")
         return column(bar, scroller(*rows, key="locales", cls="android.widget.ListView",
                                     id="android:id/list", height=0, weight=1),
-                      width=MATCH, height=MATCH, bg=theme.background)
+                      width=MATCH, height=MATCH, bg=page_background(ctx))
 
     def _adder(self, ctx: Context, locale: str):
         def add() -> None:
@@ -578,7 +672,7 @@ class LocalePicker(Activity):
         return add
 
 
-class SearchActivity(Activity):
+class SearchActivity(SettingsActivity):
     """Settings search: matches preference titles in the current language."""
 
     def __init__(self, intent: Intent):
@@ -626,7 +720,7 @@ class SearchActivity(Activity):
         return column(bar, scroller(*results, key="results",
                                     cls="androidx.recyclerview.widget.RecyclerView",
                                     id=sid("list_results"), height=0, weight=1),
-                      width=MATCH, height=MATCH, bg=theme.background)
+                      width=MATCH, height=MATCH, bg=page_background(ctx))
 
 
 class SettingsApp(App):

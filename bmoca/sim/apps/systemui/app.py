@@ -3,6 +3,7 @@ notification shade and Quick Settings are in `shade.py`)."""
 
 from __future__ import annotations
 
+from bmoca.formats.locales import native_digits
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.systemui.state import SystemUIData
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SYSTEMUI_UID
@@ -18,8 +19,10 @@ def clock_text(ctx: Context) -> str:
     """The status-bar clock: h:mm in 12-hour locales, HH:mm in 24-hour ones."""
     now = ctx.now()
     if ctx.is_24_hour:
-        return f"{now.hour:02d}:{now.minute:02d}"
-    return f"{(now.hour % 12) or 12}:{now.minute:02d}"
+        shown = f"{now.hour:02d}:{now.minute:02d}"
+    else:
+        shown = f"{(now.hour % 12) or 12}:{now.minute:02d}"
+    return native_digits(ctx.locale, shown)  # DateFormat: Arabic-Indic digits in ar-EG
 
 
 def status_bar(ctx: Context, dark_icons: bool) -> View:
@@ -50,12 +53,19 @@ NAV_KEYS = {_id("back"): "BACK", _id("home"): "HOME", _id("recent_apps"): "APP_S
 """KeyButtonView injects a key event: the bar's buttons and the key they send."""
 
 
-def navigation_bar(ctx: Context, bar_color: tuple[int, int, int] | None = None) -> View:
+def navigation_bar(ctx: Context, bar_color: tuple[int, int, int] | None = None,
+                   over_content: bool | None = None) -> View:
+    """The 3-button bar. `over_content` is set for fullscreen activities: the bar is then
+    transparent (the Pixel launcher draws it over the wallpaper) with dark buttons when it
+    is True (a light screen below) and white ones when False."""
     system = ctx.system
+    bg: tuple[int, int, int] | None
     if bar_color is not None:
         dark, bg = is_dark(bar_color), bar_color
+    elif over_content is not None:
+        dark, bg = not over_content, None
     else:
-        dark = system.night_mode or _over_wallpaper(ctx)
+        dark = system.night_mode
         bg = (0, 0, 0) if dark else (250, 250, 250)
     color = (255, 255, 255) if dark else (60, 64, 67)
 
@@ -73,11 +83,6 @@ def navigation_bar(ctx: Context, bar_color: tuple[int, int, int] | None = None) 
         spacer(weight=0.5),
         cls="android.widget.FrameLayout", id=_id("navigation_bar_frame"), height=MATCH, bg=bg,
     )  # mirrored in right-to-left locales (Back on the right), as Android 10 does
-
-
-def _over_wallpaper(ctx: Context) -> bool:
-    record = ctx.system.am.top_record()
-    return record is not None and record.activity.fullscreen
 
 
 class BrightnessDialog(Activity):

@@ -1,0 +1,81 @@
+"""Named screens of the simulated phone and how to reach them from a fresh boot.
+
+Why: the fidelity gallery and the layout checks must look at the same screens in every
+configuration; each is reached only through the device contract (shell commands, taps on
+resource-ids, swipes), as a test or an agent would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bmoca.formats import apps as app_table
+
+SETTINGS = "com.android.settings"
+SUBSETTINGS = f"{SETTINGS}/.SubSettings"
+
+
+@dataclass(frozen=True)
+class Screen:
+    name: str
+    steps: tuple[str, ...]
+    """"shell:CMD", "swipe_up" (the app drawer) or "scroll_down" (one page of a list)."""
+
+
+def _app(package: str) -> str:
+    return f"shell:monkey -p {package} -c android.intent.category.LAUNCHER 1"
+
+
+def _page(page: str) -> str:
+    return f"shell:am start -n {SUBSETTINGS} --es page {page}"
+
+
+SCREENS: tuple[Screen, ...] = (
+    Screen("home", ()),
+    Screen("drawer", ("swipe_up",)),
+    Screen("settings", (_app(SETTINGS),)),
+    Screen("settings_end", (_app(SETTINGS), "scroll_down", "scroll_down")),
+    Screen("network", (_page("network"),)),
+    Screen("connected_devices", (_page("connected_devices"),)),
+    Screen("apps", (_page("apps"),)),
+    Screen("battery", (_page("battery"),)),
+    Screen("display", (_page("display"),)),
+    Screen("sound", (_page("sound"),)),
+    Screen("storage", (_page("storage"),)),
+    Screen("system", (_page("system"),)),
+    Screen("languages", (_page("languages"),)),
+    Screen("manage_apps", (_page("manage_apps"),)),
+    *(Screen(info.package.rsplit(".", 1)[-1], (_app(info.package),))
+      for info in app_table.all_apps() if info.package != SETTINGS),
+)
+"""Every screen the layout checks visit: the launcher, Settings' pages and each app's first
+screen."""
+
+GALLERY_SCREENS = ("home", "drawer", "settings", "battery", "calculator", "deskclock",
+                   "contacts")
+"""The screens the issue asks the gallery to show."""
+
+
+def by_name(name: str) -> Screen:
+    for screen in SCREENS:
+        if screen.name == name:
+            return screen
+    valid = ", ".join(s.name for s in SCREENS)
+    raise KeyError(f"unknown screen {name!r}; valid: {valid}")
+
+
+def reach(device, screen: Screen) -> None:
+    """Drive a freshly booted device to `screen` (raises RuntimeError when a step fails)."""
+    width, height = device.screen_size()
+    for step in screen.steps:
+        if step.startswith("shell:"):
+            out, code = device.shell(step[6:])
+            if code != 0:
+                raise RuntimeError(f"{screen.name}: {step[6:]!r} failed: {out.strip()}")
+        elif step == "swipe_up":
+            device.swipe(width // 2, int(height * 0.8), width // 2, int(height * 0.2), 300)
+        elif step == "scroll_down":
+            device.swipe(width // 2, int(height * 0.75), width // 2, int(height * 0.25), 400)
+        else:
+            raise ValueError(f"{screen.name}: unknown step {step!r}")
+
