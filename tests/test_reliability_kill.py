@@ -125,7 +125,8 @@ def test_validate_killed_leaves_no_worker_and_a_rerun_agrees(tmp_path):
     working: list[float] = []
 
     def mid_run() -> bool:
-        """A second after the workers are up: well inside a run of 1,704 episodes (about 13 s on 2 idle cores)."""
+        """A second after the workers are up: well inside a run of 1,704 episodes (about
+        13 s on 2 idle cores)."""
         if not working and len(in_session(process.pid)) > 1:
             working.append(time.monotonic())
         return bool(working) and time.monotonic() - working[0] > 1.0
