@@ -9,6 +9,7 @@ repeated batch, adapter and merged round trips, and a tuned model inside `bmoca 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -70,7 +71,12 @@ def test_examples_use_the_action_only_prompt_and_the_agents_history(demo_dir):
     examples = sft_examples(demos.load(demo_dir), tasks=["settings/turn_on_wifi"])
     assert len(examples) == 6  # 3 steps in each of 2 configurations
     first, second = examples[0], examples[1]
-    assert first.system == prompts.BMOCA_ROLE and first.completion == "- Action: tap(4)"
+    assert first.system == prompts.BMOCA_ROLE
+    tag = re.fullmatch(r"- Action: tap\((\d+)\)", first.completion)
+    assert tag, first.completion             # the Settings icon, by its element's number
+    assert f"'numeric_tag': {tag[1]}, " in first.user
+    shown = first.user.split(f"'numeric_tag': {tag[1]}, ")[1].split("}")[0]
+    assert "'text': 'Settings'" in shown, shown
     assert "- Description:" not in first.user and "- Action: <Select" in first.user
     assert "Previous actions: []" in first.user and first.user.endswith("Answer: ")
     assert "Previous actions: [\"tap({" in second.user  # a tap carries its element
