@@ -49,8 +49,10 @@ def shared_pacer(key: str, rpm: float) -> Any:
     if ray is None:
         raise RuntimeError("no Ray in this process: the limiter is per process here")
     actor = ray.remote(num_cpus=0)(Pacer)
+    # detached: a named actor is still collected when its creator's handles go, which
+    # would kill the limiter under the other workers' feet; it lives as long as the cluster
     return actor.options(name=f"bmoca-rate:{key}:{rpm:g}", namespace="bmoca",
-                         get_if_exists=True).remote(rpm)
+                         get_if_exists=True, lifetime="detached").remote(rpm)
 
 
 def limiter(key: str, rpm: float, sleep: Callable[[float], None] = time.sleep
