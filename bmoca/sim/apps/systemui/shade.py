@@ -81,8 +81,7 @@ def tile_on(ctx: Context, key: str) -> bool:
     if key == "flashlight":
         return data(system).flashlight
     namespace, setting, _on, off = _SETTING_TILES[key]
-    default = {"cell": "1", "location": "3"}.get(key, off)
-    return (system.state.settings.get(namespace, setting) or default) != off
+    return system.state.settings.get(namespace, setting) not in (off, None)  # as Settings reads it
 
 
 def toggle_tile(ctx: Context, key: str) -> None:
@@ -117,9 +116,8 @@ def _tile(ctx: Context, tile: Tile, labelled: bool, width: float) -> View:
     label = ctx.t(tile.label_key)
     long_click: Callable[[], None] | None = None
     if tile.long_press_action is not None:
-        action = tile.long_press_action
-        long_click = lambda: _start_and_collapse(  # noqa: E731
-            ctx, Intent(action=action, flags=0x10000000))
+        def long_click() -> None:
+            _start_and_collapse(ctx, Intent(action=tile.long_press_action, flags=0x10000000))
     badge = frame(icon(tile.glyph, 24, icon_color=glyph, icon_filled=True, gravity="center",
                        cls=""),
                   cls="", width=48, height=48, bg=circle, corner=24, gravity="center_horizontal")
