@@ -256,7 +256,7 @@ class SimDevice(Device):
                 if inside:
                     self._hit(window.root, x, y, long)
                 else:  # a touch on the scrim closes the shade
-                    systemui_state.collapse_shade(self.system)
+                    systemui_state.collapse_shade(self._system)
                 return
             if window.kind == "nav_bar":
                 if inside:
@@ -325,7 +325,7 @@ class SimDevice(Device):
             self._swipe_shade(shade, swipe)
             return
         if status and sy < status.box[3] and swipe.direction == "down":
-            systemui_state.pull_shade(self.system)
+            systemui_state.pull_shade(self._system)
             return
         target_window = frame.active
         for window in reversed(frame.windows):
@@ -379,9 +379,9 @@ class SimDevice(Device):
                 view.on_drag(fx, fy, True)
                 return
         if swipe.direction == "down":
-            systemui_state.pull_shade(self.system)
+            systemui_state.pull_shade(self._system)
         elif swipe.direction == "up":
-            systemui_state.collapse_shade(self.system)
+            systemui_state.collapse_shade(self._system)
 
     def _fling(self, distance: int, duration_ms: int) -> int:
         """Extra travel after lift: fast swipes fling on, up to twice their length."""
