@@ -4,7 +4,7 @@ what they name with the log lines detectors read, and the Settings tasks accept 
 from __future__ import annotations
 
 import pytest
-from conftest import center_of, logcat, nodes, tap_on
+from conftest import bounds, center_of, logcat, nodes, tap_on
 
 from bmoca import configs
 from bmoca.device import connect
@@ -46,8 +46,7 @@ def test_a_pull_from_the_status_bar_shows_the_quick_row_and_a_second_the_full_pa
     assert len(nodes(xml, **{"class": "android.widget.Switch"})) == 9
     width, height = device.screen_size()
     for node in nodes(xml, package=SYSTEMUI):
-        left, top, right, bottom = (int(v) for v in
-                                    node.get("bounds").replace("][", ",")[1:-1].split(","))
+        left, top, right, bottom = bounds(node)
         assert 0 <= left <= right <= width and 0 <= top <= bottom <= height
 
 
