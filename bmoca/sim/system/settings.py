@@ -6,6 +6,19 @@ from dataclasses import dataclass, field
 
 NAMESPACES = ("global", "system", "secure")
 
+TOGGLES: dict[str, tuple[str, str, str, str]] = {
+    "vibrate_when_ringing": ("system", "vibrate_when_ringing", "1", "0"),
+    "adaptive_brightness": ("system", "screen_brightness_mode", "1", "0"),
+    "auto_rotate": ("system", "accelerometer_rotation", "1", "0"),
+    "mobile_data": ("global", "mobile_data", "1", "0"),
+    "roaming": ("global", "data_roaming", "1", "0"),
+    "location": ("secure", "location_mode", "3", "0"),
+    "do_not_disturb": ("global", "zen_mode", "1", "0"),
+    "battery_saver": ("global", "low_power", "1", "0"),
+}
+"""Switches that are one setting, whichever app flips them (a Settings switch, a Quick
+Settings tile): name -> (namespace, key, value when on, value when off)."""
+
 DEFAULTS: dict[str, dict[str, str]] = {
     "global": {
         "airplane_mode_on": "0", "wifi_on": "1", "bluetooth_on": "0", "mobile_data": "1",

@@ -15,6 +15,7 @@ from bmoca.sim.i18n import LOCALES, strings
 from bmoca.sim.render.widgets import draw_icon_on_circle, draw_switch
 from bmoca.sim.system.audio import STREAMS
 from bmoca.sim.system.intent import Intent
+from bmoca.sim.system.settings import TOGGLES
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
 
 PACKAGE = "com.android.settings"
@@ -48,15 +49,10 @@ def sid(name: str) -> str:
 
 # -- the behaviour behind switches, sliders and action rows ----------------------------
 
-SETTING_SWITCHES: dict[str, tuple[str, str, str, str]] = {
-    "vibrate_when_ringing": ("system", "vibrate_when_ringing", "1", "0"),
-    "adaptive_brightness": ("system", "screen_brightness_mode", "1", "0"),
-    "auto_rotate": ("system", "accelerometer_rotation", "1", "0"),
-    "mobile_data": ("global", "mobile_data", "1", "0"),
-    "roaming": ("global", "data_roaming", "1", "0"),
-    "location": ("secure", "location_mode", "3", "0"),
-}
-"""Switches that are one setting: action -> (namespace, key, value when on, value when off)."""
+SETTING_SWITCHES = {name: TOGGLES[name] for name in (
+    "vibrate_when_ringing", "adaptive_brightness", "auto_rotate", "mobile_data", "roaming",
+    "location")}
+"""Switches that are one setting (`bmoca.sim.system.settings.TOGGLES`)."""
 
 APP_SWITCHES_ON = frozenset({"battery_percentage", "wifi_wakeup", "show_passwords", "auto_sync",
                              "badging"})

@@ -23,6 +23,7 @@ from bmoca.sim.apps.systemui.app import seekbar, status_bar
 from bmoca.sim.apps.systemui.state import EXPANDED, collapse_shade, data
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE
+from bmoca.sim.system.settings import TOGGLES
 from bmoca.sim.system.windows import STATUS_BAR_DP
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, spacer, text
 
@@ -62,12 +63,10 @@ TILES = (
 )
 """The emulator image's default tiles, in order; the first six form the quick row."""
 
-_SETTING_TILES = {"dnd": ("global", "zen_mode", "1", "0"),
-                  "rotation": ("system", "accelerometer_rotation", "1", "0"),
-                  "battery": ("global", "low_power", "1", "0"),
-                  "cell": ("global", "mobile_data", "1", "0"),
-                  "location": ("secure", "location_mode", "3", "0")}
-"""Tiles that are one setting: (namespace, key, value when on, value when off)."""
+_SETTING_TILES = {"dnd": TOGGLES["do_not_disturb"], "rotation": TOGGLES["auto_rotate"],
+                  "battery": TOGGLES["battery_saver"], "cell": TOGGLES["mobile_data"],
+                  "location": TOGGLES["location"]}
+"""Tiles that are one setting (`bmoca.sim.system.settings.TOGGLES`)."""
 
 
 def tile_on(ctx: Context, key: str) -> bool:
