@@ -107,9 +107,9 @@ def click_at(node: Node, fx: float) -> Action:
 
 
 SCROLL_DOWN: Action = {"action_type": "scroll", "direction": "down"}
+"""Reveal what is below: the finger moves up from the centre of the screen."""
 PULL_SHADE: Action = {"action_type": "swipe", "direction": "down"}
 """The finger moves down from the top edge: the notification shade comes down."""
-"""Reveal what is below: the finger moves up from the centre of the screen."""
 HOME: Action = {"action_type": "navigate_home"}
 BACK: Action = {"action_type": "navigate_back"}
 WAIT: Action = {"action_type": "wait"}
