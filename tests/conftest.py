@@ -56,9 +56,18 @@ def logcat(device, *filters: str) -> str:
     return out
 
 
+@pytest.fixture(scope="session")
+def booted() -> bytes:
+    """One stock boot per test process; `device` restores it (booting builds every app)."""
+    return connect("sim").snapshot_bytes()
+
+
 @pytest.fixture
-def device():
-    return connect("sim")
+def device(booted: bytes):
+    """A stock phone, as `connect("sim")` gives, restored from the shared boot."""
+    dev = connect("sim")
+    dev.restore_bytes(booted)
+    return dev
 
 
 def run_attempts(task_id: str, attempts, expect: bool, config: str = "test_env_100") -> None:

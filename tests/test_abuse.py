@@ -17,18 +17,6 @@ from bmoca.sim.device import SimDevice
 from bmoca.sim.system.clock import MAX_TIME_MS
 
 
-@pytest.fixture(scope="module")
-def booted() -> bytes:
-    return SimDevice().snapshot_bytes()
-
-
-@pytest.fixture
-def device(booted: bytes) -> SimDevice:
-    dev = SimDevice()
-    dev.restore_bytes(booted)
-    return dev
-
-
 def unchanged(device: SimDevice, before: bytes) -> None:
     """Same state as `before`, and the phone still dumps, draws and answers `date`."""
     assert device.snapshot_bytes() == before

@@ -141,11 +141,6 @@ def test_pixel_observations_stay_in_their_space(actions):
 # -- the device API ----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def booted() -> bytes:
-    return SimDevice().snapshot_bytes()
-
-
 COORD = st.one_of(st.integers(0, 1079), st.integers(-3000, 3000), NUMBERS, JUNK)
 DURATION = st.one_of(st.integers(0, 2000), NUMBERS, JUNK)
 CALLS = st.one_of(

@@ -14,18 +14,6 @@ LAUNCHER_FOCUS = ("com.google.android.apps.nexuslauncher/"
                   "com.google.android.apps.nexuslauncher.NexusLauncherActivity")
 
 
-@pytest.fixture(scope="module")
-def booted() -> bytes:
-    """One boot for the module; each test restores it (booting builds every app)."""
-    return SimDevice().snapshot_bytes()
-
-
-@pytest.fixture
-def device(booted: bytes) -> SimDevice:
-    dev = SimDevice()
-    dev.restore_bytes(booted)
-    return dev
-
 
 def sh(device: SimDevice, cmd: str) -> str:
     """Output of a command that must succeed."""
