@@ -292,30 +292,25 @@ def tap_unless_shown(id: str, shown: str) -> Stage:
 
 def wait_for(id: str) -> Stage:
     """Move on once `id` is on screen (after a tap that opens a page)."""
-
-    def stage(screen: Screen, expert: Expert) -> Action | None:
-        if screen.has(id):
-            return None
-        count = expert.scratch.get("waits", 0)
-        if count >= 3:
-            raise ExpertStuck(f"stage {expert.stage}: {id} never appeared")
-        expert.scratch["waits"] = count + 1
-        return WAIT
-
-    return stage
+    return _repeat_until(id, WAIT, 3, "never appeared")
 
 
 def back_until(id: str) -> Stage:
     """Press BACK until `id` is on screen (leaving pages whose Up button has no id)."""
+    return _repeat_until(id, BACK, 4, "never came back")
+
+
+def _repeat_until(id: str, action: Action, limit: int, failure: str) -> Stage:
+    """Repeat `action` until `id` is on screen, at most `limit` times."""
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
         if screen.has(id):
             return None
-        count = expert.scratch.get("backs", 0)
-        if count >= 4:
-            raise ExpertStuck(f"stage {expert.stage}: {id} never came back")
-        expert.scratch["backs"] = count + 1
-        return BACK
+        count = expert.scratch.get("repeats", 0)
+        if count >= limit:
+            raise ExpertStuck(f"stage {expert.stage}: {id} {failure}")
+        expert.scratch["repeats"] = count + 1
+        return action
 
     return stage
 
