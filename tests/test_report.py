@@ -187,6 +187,34 @@ def test_report_command_and_its_errors(run_dir, tmp_path):
     assert missing.returncode == 2 and "no results store" in missing.stderr and missing.stdout == ""
 
 
+def test_a_learning_curve_is_shown_beside_the_results(run_dir, tmp_path):
+    curve = tmp_path / "ppo.curve.jsonl"
+    curve.write_text(
+        '{"iteration": 1, "timesteps": 100, "episodes": 20, "success_rate": 0.1, '
+        '"mean_return": 0.25, "seconds": 4.0, "greedy_train": 0.1, "greedy_eval": 0.4}\n'
+        '{"iteration": 2, "timesteps": 200, "episodes": 20, "success_rate": 0.35, '
+        '"mean_return": 0.5, "seconds": 8.0}\n'
+        '{"iteration": 3, "timesteps": 300, "episodes": 19, "success_rate": 0.5, '
+        '"mean_return": 0.75, "seconds": 12.0, "greedy_train": 0.6, "greedy_eval": 0.3}\n')
+    done = cli("report", str(run_dir), "--out", str(tmp_path / "rep"), "--curve", str(curve),
+               cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert ("3 iterations, 300 environment steps; greedy success on the training "
+            "configurations 10% at 100 steps, 60% at 300; on the evaluation configurations "
+            "40% → 30%") in md
+    assert "| 2 | 200 | 20 | 35% | 0.50 |  |  | 8.00 |" in md
+    page = lxml_html.fromstring((tmp_path / "rep" / "report.html").read_bytes())
+    assert page.xpath("//h2[text()='Learning curves']")
+    assert (tmp_path / "rep" / "plots" / "curve_ppo.png").is_file()
+
+    curve.write_text('{"iteration": 1, "timesteps": 100}\n{"iteration": 2, "timest\n')
+    broken = cli("report", str(run_dir), "--out", str(tmp_path / "rep2"), "--curve",
+                 str(curve), cwd=tmp_path)
+    assert broken.returncode == 2 and broken.stdout == ""
+    assert f"{curve}:2: not JSON" in broken.stderr
+
+
 def test_without_matplotlib_the_report_is_written_without_plots(run_dir, tmp_path):
     blocked = "import sys; sys.modules['matplotlib'] = None"  # import matplotlib -> ImportError
     done = cli("report", str(run_dir), "--out", str(tmp_path / "rep"), cwd=tmp_path,

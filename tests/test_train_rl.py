@@ -129,6 +129,12 @@ def test_ppo_cli_writes_a_checkpoint_and_curve_that_eval_runs(tmp_path):
                                       "--repeats", "1", "--run-dir", str(run)])
     assert result.exit_code == 0, result.output
     assert (run / "results.sqlite").is_file() and "ppo:" in result.output
+    # the report finds the curve beside the checkpoint the run evaluated
+    result = CliRunner().invoke(app, ["report", str(run)])
+    assert result.exit_code == 0, result.output
+    md = (run / "report" / "report.md").read_text()
+    assert "## Learning curves" in md and f"{len(rows)} iterations, 40 environment steps" in md
+    assert (run / "report" / "plots" / "curve_ppo.png").is_file()
 
 
 def test_bad_rl_input_is_one_clear_error(tmp_path):

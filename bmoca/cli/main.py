@@ -227,6 +227,10 @@ def report_command(
     out: Path = typer.Option(None, help="where to write the report (default RUN_DIR/report)"),
     plots: bool = typer.Option(True, "--plots/--no-plots", help="draw the success plots "
                                "(needs matplotlib: pip install 'bmoca[report]')"),
+    curves: list[Path] = typer.Option([], "--curve", help="an RL learning curve to show "
+                                      "(`bmoca train ppo|dqn` writes OUT.curve.jsonl; one "
+                                      "beside an evaluated checkpoint is shown anyway); "
+                                      "repeatable"),
 ) -> None:
     """Build report.md and report.html (tables, plots, one page per episode) from a run."""
     from bmoca.eval.report import ReportError, build
@@ -235,7 +239,7 @@ def report_command(
     if out is not None:
         writable_dir("--out", out)
     try:
-        report = build(run_dir, out, with_plots=plots)
+        report = build(run_dir, out, with_plots=plots, curves=curves)
     except (ReportError, StoreError) as exc:
         error_line(exc)
         raise typer.Exit(2) from None
@@ -246,7 +250,7 @@ def report_command(
         console.print(report.plot_note, style="yellow", markup=False)
     episodes = sum(len(s.episodes) for s in report.sections)
     console.print(f"report: {report.html}  ({report.markdown.name}, {episodes} episode pages, "
-                  f"{len(report.plots)} plots)", markup=False)
+                  f"{len(report.plots) + len(report.curve_plots)} plots)", markup=False)
 
 
 # -- the command groups beside this module add themselves to `app` --------------------------

@@ -1,4 +1,5 @@
-"""Bar charts of success rates in the style of the B-MoCA paper's Figures 5-7.
+"""Bar charts of success rates in the style of the B-MoCA paper's Figures 5-7, and RL
+learning curves.
 
 Figure 5 shows success per test configuration, Figure 6 per task, one bar per agent with
 standard-error bars, and Figure 7 one agent across configurations; `grouped_bars` draws
@@ -11,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from bmoca.eval.metrics import Cell
 
@@ -83,6 +85,41 @@ def grouped_bars(path: Path, groups: Sequence[str], series: Mapping[str, Mapping
     ax.set_title(title, fontsize=10)
     if len(names) > 1:
         ax.legend(fontsize=8, frameon=False)
+    return _save(plt, fig, path)
+
+
+def learning_curve(path: Path, rows: Sequence[Mapping[str, Any]], *, title: str) -> Path:
+    """Success (exploring, and greedy where evaluated) and mean return against environment
+    steps, from the rows of a `bmoca train ppo|dqn` curve."""
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), dpi=100)
+
+    def points(key: str, scale: float = 1.0) -> tuple[list[int], list[float]]:
+        kept = [(r["timesteps"], scale * float(r[key])) for r in rows
+                if r.get(key) is not None and not math.isnan(float(r[key]))]
+        return [p[0] for p in kept], [p[1] for p in kept]
+
+    for key, label, style in (("success_rate", "exploring", "-"),
+                              ("greedy_train", "greedy, train configs", "o-"),
+                              ("greedy_eval", "greedy, eval configs", "s--")):
+        xs, ys = points(key, 100.0)
+        if xs:
+            left.plot(xs, ys, style, label=label, markersize=4)
+    left.set_ylim(-3, 103)
+    left.set_ylabel("success rate (%)")
+    left.legend(fontsize=8, frameon=False)
+    right.plot(*points("mean_return"), "-")
+    right.set_ylabel("mean return (exploring)")
+    for ax in (left, right):
+        ax.set_xlabel("environment steps")
+        ax.set_xlim(0, max(1, max(r["timesteps"] for r in rows)) * 1.02)
+        ax.grid(alpha=0.3)
+    fig.suptitle(title, fontsize=10)
+    return _save(plt, fig, path)
+
+
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    """PNG without the matplotlib version in its metadata, so reruns give the same bytes."""
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png", metadata={"Software": None})

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bmoca.eval import curves as learning_curves
 from bmoca.eval import factors, metrics, progress
 from bmoca.eval.metrics import Cell
 from bmoca.eval.store import FILENAME, EpisodeRow, RunRow, StepRow, Store, StoreError
@@ -89,6 +90,10 @@ class Report:
     factors: list[Any] = field(default_factory=list)
     """`bmoca.eval.factors.FactorTable`s of agents run on a factor grid (factors.html)."""
     factor_plots: list[str] = field(default_factory=list)
+    curves: list[Any] = field(default_factory=list)
+    """`bmoca.eval.curves.Curve`s of the RL fine-tuning behind the evaluated agents."""
+    curve_plots: dict[str, str] = field(default_factory=dict)
+    """Curve name -> its plot's file name (no extension), where drawn."""
 
     @property
     def markdown(self) -> Path:
@@ -295,6 +300,7 @@ def to_markdown(report: Report) -> str:
         if s.errors:
             lines += ["### Infrastructure errors (excluded from rates)", ""]
             lines += [f"* {_error_line(e)}" for e in s.errors] + [""]
+    lines += _curves_markdown(report)
     if report.plots:
         lines += ["## Plots", ""]
         lines += [f"![{name}](plots/{name}.png)" for name in report.plots] + [""]
@@ -389,7 +395,31 @@ def to_html(report: Report) -> str:
                 f"<td>{_status(e)}</td><td>{_e(e.steps)}</td><td>{_e(e.invalid_actions)}</td></tr>"
                 for e in s.episodes]
         body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    body += _curves_html(report)
     return _page(f"bmoca report: {report.run_dir.name}", body)
+
+
+def _curves_markdown(report: Report) -> list[str]:
+    lines = ["## Learning curves", "", f"*{learning_curves.CAPTION}*", ""] if report.curves else []
+    for c in report.curves:
+        lines += [f"### `{c.name}`", "", f"`{c.path}`: {learning_curves.summary(c)}.", ""]
+        if c.name in report.curve_plots:
+            lines += [f"![{c.name}](plots/{report.curve_plots[c.name]}.png)", ""]
+        lines += _md_table(*learning_curves.rows(c))
+    return lines
+
+
+def _curves_html(report: Report) -> list[str]:
+    body = (["<h2>Learning curves</h2>", f'<p class="meta">{_e(learning_curves.CAPTION)}</p>']
+            if report.curves else [])
+    for c in report.curves:
+        body += [f"<h3><code>{_e(c.name)}</code></h3>",
+                 f"<p><code>{_e(c.path)}</code>: {_e(learning_curves.summary(c))}.</p>"]
+        if c.name in report.curve_plots:
+            name = report.curve_plots[c.name]
+            body.append(f'<img class="plot" src="plots/{_e(name)}.png" alt="{_e(c.name)}">')
+        body.append(_html_table(*learning_curves.rows(c)))
+    return body
 
 
 def _overlay(info: dict[str, Any], uid: str = "") -> str:
@@ -526,11 +556,15 @@ def _plots(report: Report) -> None:
         report.plot_note = f"Plots skipped: {exc}"
         return
     report.plots = list(PLOTS)
+    report.curve_plots = {c.name: learning_curves.plot(c, plot_dir) for c in report.curves}
 
 
-def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: bool = True
-          ) -> Report:
-    """Write report.md, report.html, episodes/*.html and plots/*.png; return the Report."""
+def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: bool = True,
+          curves: Sequence[str | Path] = ()) -> Report:
+    """Write report.md, report.html, episodes/*.html and plots/*.png; return the Report.
+
+    `curves`: RL learning curves to show beside the results, besides those found next to the
+    checkpoints the run's agents load (`bmoca.eval.curves.beside_checkpoint`)."""
     run_dir = Path(run_dir)
     db_path = run_dir / FILENAME if run_dir.is_dir() else run_dir
     if not db_path.is_file():
@@ -561,6 +595,7 @@ def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: boo
         report.factors = [t for t in (factors.analyse(s.episodes) for s in report.sections) if t]
         if report.factors and with_plots and not report.plot_note:
             report.factor_plots = factors.plot(report.factors, out / "plots")
+        report.curves = _load_curves(report.runs, curves)
         (out / "episodes").mkdir(parents=True, exist_ok=True)
         if with_plots:
             _plots(report)
@@ -576,6 +611,22 @@ def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: boo
         _write(out / "factors.md", factors.page_markdown(report.factors, report.factor_plots))
         _write(out / "factors.html", _factors_html(report))
     return report
+
+
+def _load_curves(runs: Sequence[RunRow], named: Sequence[str | Path]) -> list[Any]:
+    """The curves named, then those beside the runs' checkpoints, each file once."""
+    paths = [Path(p) for p in named]
+    paths += [p for p in (learning_curves.beside_checkpoint(r.agent) for r in runs) if p]
+    loaded: list[Any] = []
+    for path in dict.fromkeys(p.resolve() for p in paths):
+        try:
+            curve = learning_curves.load(path)
+        except learning_curves.CurveError as exc:
+            raise ReportError(str(exc)) from None
+        if any(c.name == curve.name for c in loaded):
+            curve.name = f"{curve.name} ({len(loaded) + 1})"
+        loaded.append(curve)
+    return loaded
 
 
 def _factors_html(report: Report) -> str:
