@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+
+from bmoca.cli.common import error_line
 
 console = Console()
 train_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -41,15 +45,10 @@ def train_bc(
     device: str = typer.Option("cpu", help="torch device to train on: cpu, cuda, cuda:1, mps"),
 ) -> None:
     """Behaviour cloning on a demonstration dataset; writes a checkpoint for `bc:PATH`."""
-    from bmoca.train import TrainError, require_torch
-
-    try:
-        torch = require_torch()
+    with _training(threads):
         from bmoca.train import bc
         from bmoca.train.datasets import StepDataset, training_configs
 
-        if threads:
-            torch.set_num_threads(threads)
         task_ids = _task_ids(task_spec)
         config_ids = training_configs(train_configs) if train_configs else None
         dataset = StepDataset(data, tasks=task_ids, config_ids=config_ids)
@@ -71,9 +70,6 @@ def train_bc(
         policy, result = bc.train(dataset, settings, on_step=report)
         bc.save(policy, out, settings, extra={"data": str(data), "tasks": task_ids,
                                               "configs": config_ids})
-    except (TrainError, ValueError, ImportError, OSError) as exc:
-        console.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from None
     typer.echo(json.dumps({"checkpoint": str(out), "steps": steps,
                               "final_loss": round(sum(result.losses[-20:]) /
                                                   len(result.losses[-20:]), 4),
@@ -108,15 +104,10 @@ def train_iql(
     threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
 ) -> None:
     """Offline RL (discrete implicit Q-learning) on a demonstration dataset."""
-    from bmoca.train import TrainError, require_torch
-
-    try:
-        torch = require_torch()
+    with _training(threads):
         from bmoca.train import bc, iql
         from bmoca.train.datasets import StepDataset
 
-        if threads:
-            torch.set_num_threads(threads)
         dataset = StepDataset(data, tasks=_task_ids(task_spec))
         settings = iql.IQLSettings(steps=steps, batch_size=batch_size, lr=lr, gamma=gamma,
                                    expectile=expectile, temperature=temperature, seed=seed)
@@ -130,9 +121,6 @@ def train_iql(
                                    on_step=report)
         bc.save(actor, out, extra={"algo": "iql", "data": str(data), "init": str(init)
                                    if init else None, "iql": iql.settings_dict(settings)})
-    except (TrainError, ValueError, ImportError, OSError) as exc:
-        console.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from None
     typer.echo(json.dumps({"checkpoint": str(out), "steps": steps,
                            "final_actor_loss": round(history[-1]["actor_loss"], 4)}))
 
@@ -172,17 +160,12 @@ def train_lora(
 ) -> None:
     """LoRA fine-tuning of a causal LM on the text actions of demonstrations (B-MoCA's
     action-only prompt, completion-only loss); the result plays as `hf:OUT`."""
-    from bmoca.train import TrainError, require_torch
-
-    try:
-        torch = require_torch()
+    with _training(threads):
         from bmoca.agents.llm.hf import sft_examples
         from bmoca.demos import load
         from bmoca.train import lora
         from bmoca.train.datasets import training_configs
 
-        if threads:
-            torch.set_num_threads(threads)
         task_ids = _task_ids(task_spec)
         config_ids = training_configs(train_configs) if train_configs else None
         examples = sft_examples(load(data), tasks=task_ids, config_ids=config_ids)
@@ -207,14 +190,28 @@ def train_lora(
                   merge=merge, extra={"data": str(data), "tasks": task_ids,
                                       "configs": config_ids,
                                       "prompt": "B-MoCA action-only (§6.4), last 4 actions"})
-    except (TrainError, ValueError, ImportError, OSError) as exc:
-        console.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from None
     typer.echo(json.dumps({"out": str(out), "merged": merge, "steps": len(result.losses),
                            "examples": result.examples, "dropped": result.dropped,
                            "first_loss": round(result.losses[0], 4),
                            "final_loss": round(result.losses[-1], 4),
                            "seconds": round(result.seconds, 1)}))
+
+
+@contextmanager
+def _training(threads: int) -> Iterator[Any]:
+    """torch, with `threads` CPU threads (0: torch's default); a missing extra or a bad
+    input inside the block is one line on stderr and exit status 2."""
+    from bmoca.train import TrainError, require_torch
+
+    try:
+        torch = require_torch()
+        if threads:
+            torch.set_num_threads(threads)
+        yield torch
+    except (TrainError, ValueError, KeyError, ImportError, OSError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        error_line(message)
+        raise typer.Exit(2) from None
 
 
 def _task_ids(task_spec: str | None) -> list[str] | None:
@@ -266,16 +263,11 @@ def _rl_command(algo: str):
         seed: int = typer.Option(0),
         threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
     ) -> None:
-        from bmoca.train import TrainError, require_torch
-
-        try:
-            torch = require_torch()
+        with _training(threads) as torch:
             from bmoca import configs, tasks
             from bmoca.train import bc, rl
             from bmoca.train.models import build_policy, new_config
 
-            if threads:
-                torch.set_num_threads(threads)
             try:
                 task = tasks.get(task_id)
             except tasks.TaskError as exc:
@@ -308,10 +300,6 @@ def _rl_command(algo: str):
             rl.write_curve(curve_rows, curve_file)
             bc.save(tuned, out, extra={"algo": algo, "init": str(init) if init else None,
                                        "rl": rl.settings_dict(settings), "curve": curve_rows})
-        except (TrainError, ValueError, KeyError, ImportError, OSError) as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            console.print(f"[red]error:[/] {escape(str(message))}", highlight=False)
-            raise typer.Exit(2) from None
         last = curve_rows[-1] if curve_rows else {}
         typer.echo(json.dumps({"checkpoint": str(out), "curve": str(curve_file),
                                   "greedy_train": last.get("greedy_train"),
