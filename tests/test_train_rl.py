@@ -94,6 +94,8 @@ def test_rl_starts_from_the_bc_policy_itself(algo):
     settings = rl.RLSettings(algo=algo, task="gmail/open_Gmail", configs=["train_env_000"])
     vec = DummyVecEnv([lambda: TaskEnv("gmail/open_Gmail", ["train_env_000"])])
     model, tuned = rl.make_model(network, settings, vec, "Open Gmail")
+    if algo == "dqn":  # E.1's success and failure buffers by default
+        assert type(model.replay_buffer).__name__ == "SuccessFailureReplayBuffer"
     observation = vec.reset()
     pixels = torch.as_tensor(observation).permute(0, 3, 1, 2).float() / 255
     with torch.no_grad():
@@ -135,6 +137,51 @@ def test_ppo_cli_writes_a_checkpoint_and_curve_that_eval_runs(tmp_path):
     md = (run / "report" / "report.md").read_text()
     assert "## Learning curves" in md and f"{len(rows)} iterations, 40 environment steps" in md
     assert (run / "report" / "plots" / "curve_ppo.png").is_file()
+
+
+def test_dqn_draws_a_quarter_of_each_batch_from_successful_episodes():
+    import gymnasium
+
+    from bmoca.train.buffers import split_replay_buffer
+
+    space = gymnasium.spaces.Box(0, 255, (2,), np.uint8)
+    buffer = split_replay_buffer()(100, space, gymnasium.spaces.Discrete(385), device="cpu",
+                                   n_envs=2, success_fraction=0.25)
+
+    def step(reward: tuple[float, float], done: tuple[bool, bool], won: bool = False) -> None:
+        obs = np.zeros((2, 2), np.uint8)
+        buffer.add(obs, obs, np.zeros((2, 1)), np.array(reward, np.float32), np.array(done),
+                   [{"is_success": won}, {"is_success": False}])
+
+    step((1.0, 0.0), (False, False))
+    assert buffer.size() == 0  # an episode's transitions wait for its end
+    with pytest.raises(ValueError, match="no finished episode"):
+        buffer.sample(8)
+    step((1.0, 0.0), (True, True), won=True)  # env 0 won its episode, env 1 lost
+    assert (buffer.successes.size(), buffer.failures.size()) == (2, 2)
+    rewards = buffer.sample(8).rewards.flatten().tolist()
+    assert sorted(rewards) == [0.0] * 6 + [1.0] * 2
+    plain = rl.make_model(build_policy({"arch": "small"}), rl.RLSettings(
+        algo="dqn", success_fraction=0.0), _vec("gmail/open_Gmail"), "Open Gmail")[0]
+    assert type(plain.replay_buffer).__name__ == "ReplayBuffer"
+
+
+def _vec(task: str):
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    return DummyVecEnv([lambda: TaskEnv(task, ["train_env_000"])])
+
+
+def test_dqn_cli_trains_with_the_split_buffer(tmp_path):
+    out = tmp_path / "dqn.pt"
+    result = CliRunner().invoke(app, [
+        "train", "dqn", "--out", str(out), "--configs", "train_env_000,train_env_001",
+        "--eval-configs", "none", "--timesteps", "80", "--envs", "2", "--rollout-steps", "10",
+        "--eval-every", "0", "--threads", "1"])
+    assert result.exit_code == 0, result.output
+    saved = torch.load(out, weights_only=True)
+    assert saved["extra"]["rl"]["success_fraction"] == 0.25
+    assert saved["extra"]["curve"][-1]["timesteps"] == 80
 
 
 def test_bad_rl_input_is_one_clear_error(tmp_path):

@@ -58,6 +58,7 @@ class RLSettings:
     batch_size: int = 25
     epochs: int = 4
     exploration: float = 0.1     # DQN's epsilon (E.1)
+    success_fraction: float = 0.25  # DQN: share of each batch from successful episodes (E.1)
     buffer_size: int = 5000
     shaping: bool = False
     off_path_reward: float = -1.0
@@ -226,9 +227,19 @@ def make_model(network: Policy, settings: RLSettings, vec: Any,
                              exploration_fraction=0.0,
                              exploration_initial_eps=settings.exploration,
                              exploration_final_eps=settings.exploration,
-                             policy_kwargs=policy_kwargs, seed=settings.seed, device="cpu",
+                             **_replay_kwargs(settings), policy_kwargs=policy_kwargs, seed=settings.seed, device="cpu",
                              verbose=0)
     return model, lambda: model.policy.q_net.features_extractor.network
+
+
+def _replay_kwargs(settings: RLSettings) -> dict[str, Any]:
+    """E.1's success and failure buffers, unless `success_fraction` is 0 (one uniform buffer)."""
+    if not settings.success_fraction:
+        return {}
+    from bmoca.train.buffers import split_replay_buffer
+
+    return {"replay_buffer_class": split_replay_buffer(),
+            "replay_buffer_kwargs": {"success_fraction": settings.success_fraction}}
 
 
 def _curve_callback(base: type, settings: RLSettings, task: tasks.Task,
