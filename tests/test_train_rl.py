@@ -119,9 +119,10 @@ def test_ppo_cli_writes_a_checkpoint_and_curve_that_eval_runs(tmp_path):
         "--rollout-steps", "10", "--eval-every", "2", "--threads", "1"])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.with_suffix(".curve.jsonl").read_text().splitlines()]
-    assert [r["iteration"] for r in rows] == list(range(1, len(rows) + 1))
+    assert [r["iteration"] for r in rows] == list(range(len(rows)))
+    assert rows[0]["timesteps"] == 0 and "greedy_train" in rows[0]  # the BC starting point
     assert rows[-1]["timesteps"] == 40 and "greedy_eval" in rows[-1]
-    assert all(r["episodes"] > 0 and 0 <= r["success_rate"] <= 1 for r in rows)
+    assert all(r["episodes"] > 0 and 0 <= r["success_rate"] <= 1 for r in rows[1:])
     saved = torch.load(out, weights_only=True)
     assert saved["extra"]["algo"] == "ppo" and saved["extra"]["curve"] == rows
     bc.load(out)
@@ -135,7 +136,7 @@ def test_ppo_cli_writes_a_checkpoint_and_curve_that_eval_runs(tmp_path):
     result = CliRunner().invoke(app, ["report", str(run)])
     assert result.exit_code == 0, result.output
     md = (run / "report" / "report.md").read_text()
-    assert "## Learning curves" in md and f"{len(rows)} iterations, 40 environment steps" in md
+    assert "## Learning curves" in md and f"{len(rows) - 1} iterations, 40 environment steps" in md
     assert (run / "report" / "plots" / "curve_ppo.png").is_file()
 
 

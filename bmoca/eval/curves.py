@@ -96,7 +96,8 @@ def summary(curve: Curve) -> str:
     """One line: where the greedy success started and ended."""
     evaluated = [r for r in curve.rows if "greedy_train" in r]
     last = curve.rows[-1]
-    text = f"{len(curve.rows)} iterations, {last['timesteps']} environment steps"
+    iterations = last.get("iteration", len(curve.rows))  # row 0, if any, is the start
+    text = f"{iterations} iterations, {last['timesteps']} environment steps"
     if evaluated:
         first, end = evaluated[0], evaluated[-1]
         text += (f"; greedy success on the training configurations "

@@ -10,7 +10,7 @@ this size. Episodes run in `TaskEnv`s (one phone each) behind SB3's vectorised e
 
 Each rollout (an "iteration") appends a row to the curve: timesteps, episodes finished,
 their success rate and mean return, and every `eval_every` iterations the greedy policy's
-success over the evaluation configurations.
+success over the training and evaluation configurations; row 0 is the starting policy's.
 """
 
 from __future__ import annotations
@@ -253,6 +253,18 @@ def _curve_callback(base: type, settings: RLSettings, task: tasks.Task,
             self.returns: list[float] = []
             self.wins: list[bool] = []
             self.running: np.ndarray | None = None
+
+        def _on_training_start(self) -> None:
+            """Iteration 0: where the starting (BC) policy stands, before any update."""
+            if settings.eval_every:
+                row: dict[str, Any] = {"iteration": 0, "timesteps": 0, "episodes": 0,
+                                       "success_rate": None, "mean_return": None,
+                                       "seconds": 0.0, "env_steps_per_s": 0.0}
+                self._evaluate(row)
+                curve.append(row)
+                if on_row is not None:
+                    on_row(row)
+            self.started = time.perf_counter()
 
         def _on_step(self) -> bool:
             rewards, dones = self.locals["rewards"], self.locals["dones"]
