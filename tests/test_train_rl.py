@@ -96,6 +96,8 @@ def test_rl_starts_from_the_bc_policy_itself(algo):
     model, tuned = rl.make_model(network, settings, vec, "Open Gmail")
     if algo == "dqn":  # E.1's success and failure buffers by default
         assert type(model.replay_buffer).__name__ == "SuccessFailureReplayBuffer"
+    else:  # the critic trains its own copy of the backbone (§6.7), not the actor's features
+        assert model.policy.vf_features_extractor is not model.policy.pi_features_extractor
     observation = vec.reset()
     pixels = torch.as_tensor(observation).permute(0, 3, 1, 2).float() / 255
     with torch.no_grad():
@@ -192,6 +194,10 @@ def test_bad_rl_input_is_one_clear_error(tmp_path):
     result = CliRunner().invoke(app, ["train", "ppo", "--out", str(tmp_path / "x.pt"),
                                       "--task", "gmail/nope"])
     assert result.exit_code == 2 and "unknown task id" in result.output
+    result = CliRunner().invoke(app, ["train", "ppo", "--out", str(tmp_path / "x.pt"),
+                                      "--critic", "both", "--timesteps", "10"])
+    assert result.exit_code == 2
+    assert "unknown critic 'both'; use one of ('separate', 'shared')" in result.output
     assert not (tmp_path / "x.pt").exists()
 
 

@@ -252,6 +252,10 @@ def _rl_command(algo: str):
         lr: float = typer.Option(2e-4),
         rollout_steps: int = typer.Option(25, min=1, help="PPO: steps per phone between "
                                           "updates; DQN: target-net update period"),
+        critic: str = typer.Option(
+            "separate", help="PPO: separate (the critic trains its own copy of the BC backbone, "
+            "as the reference) or shared (one backbone; cheaper, but the value loss moves the "
+            "policy's features)"),
         success_fraction: float = typer.Option(
             0.25, min=0.0, max=0.95, help="DQN: share of each batch drawn from successful "
             "episodes' transitions (E.1's success and failure buffers; 0: one uniform buffer)"),
@@ -289,7 +293,7 @@ def _rl_command(algo: str):
                                      lr=lr, rollout_steps=rollout_steps,
                                      batch_size=min(64, rollout_steps * envs),
                                      shaping=shaping, off_path_reward=off_path_reward,
-                                     success_fraction=success_fraction,
+                                     success_fraction=success_fraction, critic=critic,
                                      eval_every=eval_every, seed=seed)
             curve_file = curve_path or out.with_suffix(".curve.jsonl")
 

@@ -37,6 +37,7 @@ from bmoca.train.rl_env import TaskEnv
 __all__ = ["RLSettings", "greedy_success", "train"]
 
 ALGORITHMS = ("ppo", "dqn")
+CRITICS = ("separate", "shared")
 
 
 @dataclass
@@ -57,6 +58,7 @@ class RLSettings:
     rollout_steps: int = 25      # per env, between PPO updates (5 episodes of 5 steps)
     batch_size: int = 25
     epochs: int = 4
+    critic: str = "separate"     # PPO: the critic's own copy of the backbone (§6.7), or "shared"
     exploration: float = 0.1     # DQN's epsilon (E.1)
     success_fraction: float = 0.25  # DQN: share of each batch from successful episodes (E.1)
     buffer_size: int = 5000
@@ -180,6 +182,8 @@ def train(network: Policy, settings: RLSettings, *,
     """Fine-tune `network` on `settings.task`; returns the tuned copy and the curve."""
     if settings.algo not in ALGORITHMS:
         raise TrainError(f"unknown algorithm {settings.algo!r}; use one of {ALGORITHMS}")
+    if settings.critic not in CRITICS:
+        raise TrainError(f"unknown critic {settings.critic!r}; use one of {CRITICS}")
     if network.config.get("action", "discrete") != "discrete":
         raise TrainError("RL fine-tuning needs a discrete (385-way) policy")
     if not settings.configs:
@@ -216,7 +220,8 @@ def make_model(network: Policy, settings: RLSettings, vec: Any,
                            n_epochs=settings.epochs, gamma=settings.gamma,
                            gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
                            ent_coef=settings.ent_coef, normalize_advantage=False,
-                           policy_kwargs={**policy_kwargs, "ortho_init": False},
+                           policy_kwargs={**policy_kwargs, "ortho_init": False,
+                                          "share_features_extractor": settings.critic == "shared"},
                            seed=settings.seed, device="cpu", verbose=0)
         return model, lambda: model.policy.features_extractor.network
     model = sb3["DoubleDQN"](sb3["QPolicy"], vec, learning_rate=settings.lr,
