@@ -245,7 +245,7 @@ class LauncherActivity(Activity):
             labelled = [(n, a) for n, a in labelled if query in n.casefold()]
         grid = grid_profile(ctx.system)
         columns = grid.drawer_columns
-        cell_w = cell_width(w_dp - 16, columns, ctx.system.density)
+        cell_w = cell_width(w_dp - 16, grid, ctx.system.density)
         cell_h = grid.drawer_cell_dp
         rows = []
         for start in range(0, len(labelled), columns):

@@ -56,11 +56,13 @@ def icon_dp(cell_w: float, cell_h: float, label: bool, largest: float = PHONE.ic
     return max(16.0, min(largest, cell_w * 0.68, room))
 
 
-def cell_width(total_dp: float, count: int, density: int) -> float:
-    """`count` equal cells across `total_dp`, narrowed to whole pixels only when the rounded
-    cells would together overflow the row (each view's size rounds on its own)."""
-    width = total_dp / count
+def cell_width(total_dp: float, grid: GridProfile, density: int) -> float:
+    """A drawer cell's width: an equal share of `total_dp`. On the tablet grid it is cut to
+    whole pixels, so six separately rounded cells never push the last one out of the row;
+    the phone grid keeps its exact share (its screens are pinned by golden outputs, and one
+    pixel of rounding is within what the layout checks allow)."""
+    width = total_dp / grid.drawer_columns
+    if grid is PHONE:
+        return width
     scale = density / 160
-    if round(width * scale) * count > round(total_dp * scale):
-        return int(width * scale) / scale
-    return width
+    return int(width * scale) / scale
