@@ -133,6 +133,15 @@ class SystemServer:
         scale = self.density / 160
         return width / scale, height / scale
 
+    def smallest_width_dp(self) -> float:
+        """Configuration.smallestScreenWidthDp: what `-swNNNdp` resource qualifiers test."""
+        return min(self.screen_dp())
+
+    @property
+    def sw600dp(self) -> bool:
+        """Whether apps take their large-screen (`values-sw600dp`, `layout-sw600dp`) resources."""
+        return self.smallest_width_dp() >= 600
+
     def pid_of(self, package: str) -> int:
         if package in _FIXED_PIDS:
             return _FIXED_PIDS[package]

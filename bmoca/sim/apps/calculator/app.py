@@ -41,6 +41,16 @@ TYPED_OPERATORS = {"+": "+", "-": MINUS, "*": "×", "/": "÷", ")": ")", "^": "^
 """KeyMaps.keyForChar for the operators: `*` and `/` are the × and ÷ keys."""
 
 
+PHONE_ADVANCED_ROWS = (("sqrt", "pi", "pow", "fact", "expand"),
+                       ("mode", "sin", "cos", "tan", "inv"),
+                       ("lparen", "rparen", "ln", "log", "e"))
+"""The phone's advanced keys: the first row always, the other two when the drawer is open."""
+TABLET_ADVANCED_ROWS = (("inv", "mode", ""), ("sin", "cos", "tan"), ("ln", "log", "fact"),
+                        ("pi", "e", "pow"), ("lparen", "rparen", "sqrt"))
+"""The sw600dp panel, three keys a row as the app's large-screen layout has it (its empty
+cell is where that layout's % sits; this app's % is on the numeric pad)."""
+
+
 # -- the activity ------------------------------------------------------------------------
 
 
@@ -127,7 +137,7 @@ class Calculator(Activity):
 
     # -- views ------------------------------------------------------------------------
     def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:
-        if swipe.direction in ("left", "right"):
+        if swipe.direction in ("left", "right") and not ctx.system.sw600dp:
             self.expanded = swipe.direction == "left"
             return True
         return False
@@ -161,9 +171,16 @@ class Calculator(Activity):
             weight=0.9 if not self.expanded else 0.7, bg=colors["display"], elevation=4,
             padding=(0, 8, 0, 8),
         )
-        pad = column(self._advanced(ctx, colors), self._numeric(ctx, colors),
-                     cls="android.widget.LinearLayout", id=cid("pad_pager"), width=MATCH,
-                     height=0, weight=1.6, on_swipe=lambda s: self.on_swipe(ctx, s))
+        if ctx.system.sw600dp:  # the pads side by side, no drawer to slide
+            numeric = self._numeric(ctx, colors)
+            numeric.width, numeric.height, numeric.weight = 0, MATCH, 4
+            pad = row(numeric, self._advanced(ctx, colors, tablet=True),
+                      cls="android.widget.LinearLayout", id=cid("pad_pager"), width=MATCH,
+                      height=0, weight=1.6, mirror=False)
+        else:
+            pad = column(self._advanced(ctx, colors), self._numeric(ctx, colors),
+                         cls="android.widget.LinearLayout", id=cid("pad_pager"), width=MATCH,
+                         height=0, weight=1.6, on_swipe=lambda s: self.on_swipe(ctx, s))
         return column(display, pad, cls="android.widget.LinearLayout", id=cid("main_calculator"),
                       width=MATCH, height=MATCH, bg=colors["display"])
 
@@ -178,7 +195,9 @@ class Calculator(Activity):
                     text_color=colors[fg], align="center", on_click=tapped, icon=icon,
                     icon_color=colors[fg], icon_size=26)
 
-    def _advanced(self, ctx: Context, colors: dict) -> View:
+    def _advanced_keys(self, ctx: Context, colors: dict) -> dict[str, View]:
+        """The advanced panel's keys by the phone's layout name (`sin` is `fun_sin` or, with
+        INV, `fun_arcsin`): the phone's drawer and the tablet's panel arrange the same keys."""
         t = ctx.t
 
         def k(name, label, desc_key, action, size=22, **kw):
@@ -189,43 +208,55 @@ class Calculator(Activity):
             return lambda: self.operand(letter)
 
         inv = self.inverse
-        first = row(
-            k("op_sqrt", "√", "calc.sqrt", lambda: self.operand("√")),
-            k("const_pi", "π", "calc.pi", lambda: self.operand("π")),
-            k("op_pow", "^", "calc.power", lambda: self.operator("^")),
-            k("op_fact", "!", "calc.factorial", lambda: self.operator("!")),
-            self._key(
+        return {
+            "sqrt": k("op_sqrt", "√", "calc.sqrt", lambda: self.operand("√")),
+            "pi": k("const_pi", "π", "calc.pi", lambda: self.operand("π")),
+            "pow": k("op_pow", "^", "calc.power", lambda: self.operator("^")),
+            "fact": k("op_fact", "!", "calc.factorial", lambda: self.operator("!")),
+            "mode": k("toggle_mode", t("calc.rad") if self.degrees else t("calc.deg"),
+                      "calc.to_rad" if self.degrees else "calc.to_deg", self._toggle_mode,
+                      size=18),
+            "sin": k("fun_arcsin" if inv else "fun_sin", "sin⁻¹" if inv else "sin",
+                     "calc.arcsin" if inv else "calc.sin", fun("S" if inv else "s"), size=18),
+            "cos": k("fun_arccos" if inv else "fun_cos", "cos⁻¹" if inv else "cos",
+                     "calc.arccos" if inv else "calc.cos", fun("C" if inv else "c"), size=18),
+            "tan": k("fun_arctan" if inv else "fun_tan", "tan⁻¹" if inv else "tan",
+                     "calc.arctan" if inv else "calc.tan", fun("T" if inv else "t"), size=18),
+            "inv": k("toggle_inv", "INV", "calc.inv_hide" if inv else "calc.inv_show",
+                     self._toggle_inv, size=18),
+            "lparen": k("lparen", "(", "calc.lparen", lambda: self.operand("(")),
+            "rparen": k("rparen", ")", "calc.rparen", lambda: self.operator(")")),
+            "ln": k("fun_exp" if inv else "fun_ln", "eˣ" if inv else "ln",
+                    "calc.exp" if inv else "calc.ln", fun("e^") if inv else fun("l"), size=18),
+            "log": k("fun_10pow" if inv else "fun_log", "10ˣ" if inv else "log",
+                     "calc.10pow" if inv else "calc.log", fun("10^") if inv else fun("g"),
+                     size=18),
+            "e": k("const_e", "e", "calc.e", lambda: self.operand("e")),
+        }
+
+    def _advanced(self, ctx: Context, colors: dict, tablet: bool = False) -> View:
+        keys = self._advanced_keys(ctx, colors)
+        if tablet:  # layout-sw600dp: the whole panel, three keys a row, always shown
+            grid = TABLET_ADVANCED_ROWS
+            for key in keys.values():  # the pad is layoutDirection="ltr": "(" stays "("
+                key.text_direction = "ltr"
+        else:
+            grid = PHONE_ADVANCED_ROWS[:3 if self.expanded else 1]
+            keys["expand"] = self._key(
                 ctx, "collapse_expand", "",
-                t("calc.collapse") if self.expanded else t("calc.expand"), self._toggle_panel,
-                colors, fg="adv_text", icon="expand_less" if self.expanded else "expand_more",
-                cls="android.widget.ImageButton"),
-            height=0, weight=1, mirror=False)
-        rows = [first]
-        if self.expanded:
-            rows.append(row(
-                k("toggle_mode", t("calc.rad") if self.degrees else t("calc.deg"),
-                  "calc.to_rad" if self.degrees else "calc.to_deg", self._toggle_mode, size=18),
-                k("fun_arcsin" if inv else "fun_sin", "sin⁻¹" if inv else "sin",
-                  "calc.arcsin" if inv else "calc.sin", fun("S" if inv else "s"), size=18),
-                k("fun_arccos" if inv else "fun_cos", "cos⁻¹" if inv else "cos",
-                  "calc.arccos" if inv else "calc.cos", fun("C" if inv else "c"), size=18),
-                k("fun_arctan" if inv else "fun_tan", "tan⁻¹" if inv else "tan",
-                  "calc.arctan" if inv else "calc.tan", fun("T" if inv else "t"), size=18),
-                k("toggle_inv", "INV", "calc.inv_hide" if inv else "calc.inv_show",
-                  self._toggle_inv, size=18),
-                height=0, weight=1, mirror=False))
-            rows.append(row(
-                k("lparen", "(", "calc.lparen", lambda: self.operand("(")),
-                k("rparen", ")", "calc.rparen", lambda: self.operator(")")),
-                k("fun_exp" if inv else "fun_ln", "eˣ" if inv else "ln",
-                  "calc.exp" if inv else "calc.ln", fun("e^") if inv else fun("l"), size=18),
-                k("fun_10pow" if inv else "fun_log", "10ˣ" if inv else "log",
-                  "calc.10pow" if inv else "calc.log", fun("10^") if inv else fun("g"), size=18),
-                k("const_e", "e", "calc.e", lambda: self.operand("e")),
-                height=0, weight=1, mirror=False))
-        return column(*rows, cls="android.widget.LinearLayout", id=cid("pad_advanced"),
-                      width=MATCH, height=0, weight=len(rows) * 0.75, bg=colors["advanced"],
-                      padding=(8, 4, 8, 4))
+                ctx.t("calc.collapse") if self.expanded else ctx.t("calc.expand"),
+                self._toggle_panel, colors, fg="adv_text",
+                icon="expand_less" if self.expanded else "expand_more",
+                cls="android.widget.ImageButton")
+        rows = [row(*[keys[name] if name else View(cls="", width=0, weight=1, height=MATCH)
+                      for name in names], height=0, weight=1, mirror=False) for names in grid]
+        panel = column(*rows, cls="android.widget.LinearLayout", id=cid("pad_advanced"),
+                       width=MATCH, height=0, weight=len(rows) * 0.75, bg=colors["advanced"],
+                       padding=(8, 4, 8, 4))
+        if tablet:
+            panel.width, panel.height, panel.weight = 0, MATCH, 3
+            panel.padding = (8, 8, 8, 8)
+        return panel
 
     def _numeric(self, ctx: Context, colors: dict) -> View:
         t = ctx.t

@@ -10,6 +10,7 @@ from bmoca.formats.locales import collation_key, native_digits
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
 from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search
+from bmoca.sim.apps.launcher.grid import GridProfile, cell_width, grid_profile, icon_dp
 from bmoca.sim.apps.systemui.state import pull_shade
 from bmoca.sim.render.widgets import draw_assistant, draw_google_g
 from bmoca.sim.system.intent import Intent
@@ -17,21 +18,11 @@ from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
 
 ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
-COLUMNS = 5
-ROWS = 5
 WHITE = (255, 255, 255)
 
 
 def _id(name: str) -> str:
     return f"{HOME_PACKAGE}:id/{name}"
-
-
-def icon_dp(cell_w: float, cell_h: float, label: bool) -> float:
-    """Icon size for a cell: 52 dp, smaller when the cell is (Launcher3 shrinks icons to fit
-    its grid at large display sizes, so neighbours never overlap), leaving room for a label
-    (6 dp gap and a 24 dp line)."""
-    room = cell_h - 30 if label else cell_h * 0.8
-    return max(16.0, min(52.0, cell_w * 0.68, room))
 
 
 def temperature_c(now) -> int:
@@ -126,26 +117,29 @@ class LauncherActivity(Activity):
     # -- home ---------------------------------------------------------------------
     def _home(self, ctx: Context) -> View:
         w_dp, h_dp = ctx.system.screen_dp()
+        grid = grid_profile(ctx.system)
         items = ctx.data.items
-        cell_w = w_dp / COLUMNS
+        cell_w = w_dp / grid.columns
         work_h = h_dp - 24 - 8 - 100 - 72 - 48
-        cell_h = work_h / ROWS
+        cell_h = work_h / grid.rows
         cells = [self._glance(ctx, w_dp, cell_h)]
         for item in items:
             if item.is_hotseat:
                 continue
             x, y = item.cell
-            cells.append(self._icon(ctx, item.package, item.activity, cell_w, cell_h,
+            cells.append(self._icon(ctx, grid, item.package, item.activity, cell_w, cell_h,
                                     absolute=(x * cell_w, y * cell_h)))
         page = View(cls="android.view.ViewGroup", width=MATCH, height=MATCH).add(
             View(cls="android.view.ViewGroup", width=MATCH, height=MATCH).add(*cells))
         workspace = View(cls="android.widget.ScrollView", id=_id("workspace"), scrollable=True,
                          width=MATCH, height=work_h).add(page)
         hotseat_cells = []
+        slot_w = w_dp / grid.hotseat_icons  # a slot is the item's rank, as in Launcher3
         for item in items:
             if item.is_hotseat:
-                hotseat_cells.append(self._icon(ctx, item.package, item.activity, cell_w, 100,
-                                                absolute=(item.slot * cell_w, 0), label=False))
+                hotseat_cells.append(self._icon(ctx, grid, item.package, item.activity, slot_w,
+                                                100, absolute=(item.slot * slot_w, 0),
+                                                label=False))
         hotseat = View(cls="android.view.ViewGroup", id=_id("hotseat"), width=MATCH,
                        height=100).add(View(cls="android.view.ViewGroup", width=MATCH,
                                             height=MATCH).add(*hotseat_cells))
@@ -200,13 +194,15 @@ class LauncherActivity(Activity):
             height=cell_h, absolute=(0, 0),
         )
 
-    def _icon(self, ctx: Context, package: str, activity: str, w: float, h: float,
-              absolute: tuple[float, float], label: bool = True) -> View:
+    def _icon(self, ctx: Context, grid: GridProfile, package: str, activity: str, w: float,
+              h: float, absolute: tuple[float, float], label: bool = True) -> View:
         name = ctx.t(f"app.{package}")
+        largest = grid.icon_dp if label else grid.hotseat_icon_dp
         view = View(cls="android.widget.TextView", text=name, desc=name, width=w, height=h,
                     absolute=absolute, image=f"app:{package}",
-                    icon_size=icon_dp(w, h, label), padding=(4, 0, 4, 0),
-                    text_size=12, text_color=WHITE if label else (0, 0, 0, 0), align="center",
+                    icon_size=icon_dp(w, h, label, largest), padding=(4, 0, 4, 0),
+                    text_size=grid.label_sp, text_color=WHITE if label else (0, 0, 0, 0),
+                    align="center",
                     clickable=True, long_clickable=True, focusable=True, elevation=1)
         view.on_click = lambda: ctx.start_activity(Intent.launcher(package, activity,
                                                                    bounds=view.clip))
@@ -247,15 +243,19 @@ class LauncherActivity(Activity):
         query = self.query.strip().casefold()
         if query:
             labelled = [(n, a) for n, a in labelled if query in n.casefold()]
-        cell_w = (w_dp - 16) / COLUMNS
+        grid = grid_profile(ctx.system)
+        columns = grid.drawer_columns
+        cell_w = cell_width(w_dp - 16, grid, ctx.system.density)
+        cell_h = grid.drawer_cell_dp
         rows = []
-        for start in range(0, len(labelled), COLUMNS):
+        for start in range(0, len(labelled), columns):
             cells = []
-            for name, info in labelled[start:start + COLUMNS]:
+            for name, info in labelled[start:start + columns]:
                 view = View(cls="android.widget.TextView", id=_id("icon"), text=name, desc=name,
-                            width=cell_w, height=96, image=f"app:{info.package}",
-                            icon_size=icon_dp(cell_w, 96, True), padding=(4, 0, 4, 0),
-                            text_size=12, text_color=theme.text, align="center", clickable=True,
+                            width=cell_w, height=cell_h, image=f"app:{info.package}",
+                            icon_size=icon_dp(cell_w, cell_h, True, grid.icon_dp),
+                            padding=(4, 0, 4, 0), text_size=grid.label_sp,
+                            text_color=theme.text, align="center", clickable=True,
                             long_clickable=True, focusable=True)
                 view.on_click = self._launch(ctx, info, view)
                 cells.append(view)

@@ -205,6 +205,20 @@ def page_background(ctx: Context):
     return (0, 0, 0) if ctx.theme.dark else ctx.theme.background
 
 
+SW600_SIDE_MARGIN_DP = 40
+"""Settings' values-sw600dp `screen_margin_sides`: on a tablet the single-pane list is inset
+by this much on both sides (0 on a phone)."""
+SW600_SEARCH_BAR_DP = 64
+"""values-sw600dp `search_bar_height` (48 dp on a phone)."""
+
+
+def settings_list(ctx: Context, *rows: View | None, key: str, **kw) -> View:
+    """The scrolling list every Settings screen shows its rows in; on sw600dp it is inset by
+    `screen_margin_sides`, so the content forms a column with the tablet's side margins."""
+    margin = SW600_SIDE_MARGIN_DP if ctx.system.sw600dp else 0
+    return scroller(*rows, key=key, padding=(margin, 0, margin, 0), **kw)
+
+
 class SettingsActivity(Activity):
     """What Settings' activities share: the status bar over the black dark-theme page."""
 
@@ -342,7 +356,8 @@ class Homepage(SettingsActivity):
                 View(cls="android.widget.ImageView", id=sid("account_avatar"),
                      icon="account_circle", icon_color=(147, 52, 230), icon_filled=True,
                      width=32, height=32, gravity="center_vertical"),
-                cls="android.view.ViewGroup", id=sid("search_action_bar"), height=48,
+                cls="android.view.ViewGroup", id=sid("search_action_bar"),
+                height=SW600_SEARCH_BAR_DP if ctx.system.sw600dp else 48,
                 padding=(16, 0, 12, 0), clickable=True, focusable=True, gravity="center_vertical",
                 on_click=lambda: ctx.start_activity(Intent(component=(PACKAGE, SEARCH)))),
             cls="android.widget.FrameLayout", id=sid("search_bar"), height=WRAP, bg=theme.surface,
@@ -355,7 +370,7 @@ class Homepage(SettingsActivity):
             column(*rows, cls="android.widget.FrameLayout", id=sid("main_content"), height=WRAP),
             cls="android.widget.LinearLayout", id=sid("homepage_container"), height=WRAP,
         )
-        return scroller(content, key="home", cls="android.widget.ScrollView",
+        return settings_list(ctx, content, key="home", cls="android.widget.ScrollView",
                         id=sid("main_content_scrollable_container"), bg=page_background(ctx))
 
     @staticmethod
@@ -449,7 +464,7 @@ class SubSettings(SettingsActivity):
             rows.append(footer(ctx, "settings.battery_footer"))
         return column(
             app_bar(ctx, self.title(ctx), ctx.finish),
-            scroller(*rows, key="list", cls="androidx.recyclerview.widget.RecyclerView",
+            settings_list(ctx, *rows, key="list", cls="androidx.recyclerview.widget.RecyclerView",
                      id=sid("recycler_view"), height=0, weight=1),
             width=MATCH, height=MATCH, bg=page_background(ctx),
         )
@@ -654,8 +669,8 @@ class LocalePicker(SettingsActivity):
                      on_text=on_text, ime_action="search", gravity="center_vertical"),
                 cls="android.view.ViewGroup", id=sid("action_bar"), height=56,
                 bg=page_background(ctx), gravity="center_vertical")
-        return column(bar, scroller(*rows, key="locales", cls="android.widget.ListView",
-                                    id="android:id/list", height=0, weight=1),
+        return column(bar, settings_list(ctx, *rows, key="locales", cls="android.widget.ListView",
+                                         id="android:id/list", height=0, weight=1),
                       width=MATCH, height=MATCH, bg=page_background(ctx))
 
     def _adder(self, ctx: Context, locale: str):
@@ -713,9 +728,9 @@ class SearchActivity(SettingsActivity):
                  ime_action="search", gravity="center_vertical"),
             cls="android.view.ViewGroup", id=sid("search_toolbar"), height=56, bg=theme.surface,
             corner=8, margin=(8, 8, 8, 8), gravity="center_vertical")
-        return column(bar, scroller(*results, key="results",
-                                    cls="androidx.recyclerview.widget.RecyclerView",
-                                    id=sid("list_results"), height=0, weight=1),
+        return column(bar, settings_list(ctx, *results, key="results",
+                                         cls="androidx.recyclerview.widget.RecyclerView",
+                                         id=sid("list_results"), height=0, weight=1),
                       width=MATCH, height=MATCH, bg=page_background(ctx))
 
 

@@ -163,8 +163,7 @@ def shade(ctx: Context, level: int, width_dp: float) -> View:
     """The panel at the top of the screen; what lies below it is the dimmed scrim."""
     theme = ctx.theme
     now = ctx.now()
-    w_dp, h_dp = ctx.system.screen_dp()
-    if min(w_dp, h_dp) >= 600:  # values-sw600dp: a centred panel of notification_panel_width
+    if ctx.system.sw600dp:  # values-sw600dp: a centred panel of notification_panel_width
         width_dp = min(width_dp, TABLET_PANEL_DP)
     header: list[View] = [frame(status_bar(ctx, dark_icons=not theme.dark), height=STATUS_BAR_DP,
                                 width=MATCH)]
