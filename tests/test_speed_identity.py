@@ -210,6 +210,42 @@ def test_an_unchanged_screen_is_laid_out_once():
     assert device.dump_hierarchy() is xml
 
 
+def _settings_walk(device) -> list:
+    """Open Settings, scroll down and up, open a page, go back: every dump on the way."""
+    width, height = device.screen_size()
+    steps = [lambda: device.shell("am start -n com.android.settings/.Settings"),
+             lambda: device.swipe(width // 2, int(height * 0.7), width // 2, int(height * 0.3), 300),
+             lambda: device.swipe(width // 2, int(height * 0.3), width // 2, int(height * 0.7), 300),
+             lambda: device.tap(width // 2, int(height * 0.5)),
+             lambda: device.press("BACK")]
+    seen = []
+    for step in steps:
+        step()
+        seen.append(device.dump_hierarchy())
+    return seen
+
+
+def test_measured_sizes_are_kept_across_frames_and_shared_between_displays():
+    """Phones of different displays, interleaved, share one cache of measured subtrees and
+    dump what phones measuring everything afresh dump; a scroll measures no row again."""
+    from bmoca.sim.ui.sizes import SHARED
+
+    fresh = {}
+    for config in CONFIGS:
+        device = connect("sim", configs.get(config))
+        device.reuse_layout = False
+        fresh[config] = _settings_walk(device)
+    phones = {config: connect("sim", configs.get(config)) for config in CONFIGS}
+    for config in CONFIGS + CONFIGS:
+        assert _settings_walk(phones[config]) == fresh[config], config
+    device = phones[CONFIGS[0]]
+    width, height = device.screen_size()
+    known = len(SHARED.nodes)
+    device.swipe(width // 2, int(height * 0.7), width // 2, int(height * 0.3), 300)
+    device.dump_hierarchy()
+    assert len(SHARED.nodes) == known, "a scroll moves rows but changes none of them"
+
+
 def _status_clock(device) -> str:
     bar = device.frame.window("status_bar")
     return next(v.text for v in bar.root.walk() if ":" in v.text)

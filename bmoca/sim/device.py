@@ -100,6 +100,7 @@ class SimDevice(Device):
     def frame(self) -> Frame:
         if self._frame is None:
             from bmoca.sim.render.text import get_text_renderer
+            from bmoca.sim.ui.sizes import SHARED as SHARED_SIZES
 
             last = self._last_frame if self.reuse_layout else None
             self._last_frame = None
@@ -117,7 +118,8 @@ class SimDevice(Device):
                             lambda text, size, weight: renderer.measure(text, size, weight, locale),
                             self._bars, last,
                             lambda text, size, weight, max_width, max_lines: len(
-                                renderer.wrap(text, size, weight, locale, max_width, max_lines)))
+                                renderer.wrap(text, size, weight, locale, max_width, max_lines)),
+                            SHARED_SIZES if self.reuse_layout else None)
             self._touches += 1  # building a screen may set up an app's data
             frame.state = self._mark()
             self._frame = frame

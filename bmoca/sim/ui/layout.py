@@ -7,10 +7,11 @@ children out at full length, shift them by the scroll offset and clip them to th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cache
 
+from bmoca.sim.ui.sizes import MeasureCache
 from bmoca.sim.ui.view import MATCH, WRAP, Box, View
 
 TextMeasure = Callable[[str, int, int], tuple[int, int]]
@@ -50,7 +51,8 @@ class Layout:
     """Lays out trees for one display: density, font scale, direction, text metrics."""
 
     def __init__(self, density: int, font_scale: float, rtl: bool, measure: TextMeasure,
-                 line_count: LineCount | None = None):
+                 line_count: LineCount | None = None, sizes: MeasureCache | None = None,
+                 display: Hashable = None):
         self.scale = density / 160.0
         self.font_scale = font_scale
         self.rtl = rtl
@@ -58,6 +60,10 @@ class Layout:
         self.line_count = line_count
         """The renderer's own line breaking, so a view is as tall as the text it draws."""
         self._px4: dict[tuple, tuple[int, int, int, int]] = {}
+        self.cache = sizes if sizes is not None else MeasureCache()
+        """Sizes kept across runs; `display` names what besides a subtree they depend on
+        (density, font scale and the text metrics of `measure`): a shared cache needs it."""
+        self.display = display
 
     def px(self, dp: float) -> int:
         """Android's getDimensionPixelSize: round half up, at least 1 for positive sizes."""
@@ -81,8 +87,9 @@ class Layout:
     def run(self, root: View, box: Box, scroll: ScrollState) -> None:
         left, top, right, bottom = box
         self._scroll = scroll
-        self._sizes: dict[tuple[int, int, int], tuple[int, int]] = {}
-        self._height_deps: dict[int, bool] = {}
+        self._sizes = self.cache.sizes(self.display)
+        self._numbers: dict[int, int] = {}
+        self.cache.number(root, self._numbers)
         self._place(root, left, top, right - left, bottom - top, box)
 
     # -- measuring --------------------------------------------------------------------
@@ -164,24 +171,27 @@ class Layout:
     def _size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
         """Border-box size of a view given the space its parent offers (margins excluded).
 
-        Memoised per layout run: WRAP parents measure their children, then place them."""
-        key = (id(view), avail_w, avail_h if self._uses_height(view) else -1)
+        Kept by the subtree's content number (`bmoca.sim.ui.sizes`): WRAP parents measure
+        their children, then place them, and the next frame holds mostly the same rows."""
+        number = self._numbers[id(view)]
+        key = (number, avail_w, avail_h if self._uses_height(view, number) else -1)
         size = self._sizes.get(key)
         if size is None:
             size = self._sizes[key] = self._measure(view, avail_w, avail_h)
         return size
 
-    def _uses_height(self, view: View) -> bool:
+    def _uses_height(self, view: View, number: int) -> bool:
         """Whether a view's size depends on the height its parent offers."""
-        found = self._height_deps.get(id(view))
+        found = self.cache.uses_height.get(number)
         if found is None:
             if view.height == MATCH or view.weight:
                 found = True
             elif view.height >= 0:
                 found = False
             else:
-                found = any(self._uses_height(c) for c in view.children if c.visible)
-            self._height_deps[id(view)] = found
+                found = any(self._uses_height(c, self._numbers[id(c)])
+                            for c in view.children if c.visible)
+            self.cache.uses_height[number] = found
         return found
 
     def _measure(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:

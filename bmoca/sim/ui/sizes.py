@@ -1,0 +1,73 @@
+"""Measured sizes kept across frames: a view subtree measures the same wherever it stands.
+
+Screens are rebuilt after every input, and most of a new tree is the old one again (a
+scroll moves every row but changes none of their sizes; going back rebuilds the page
+before). Measuring is a pure function of what a subtree holds (its sizes, margins,
+padding, text, font, icon, children), the space it is offered and the display (density,
+font scale, locale's text metrics). So each subtree gets a number by its content (equal
+subtrees, equal numbers, in any tree of any phone) and its measured sizes are kept under
+that number per display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from operator import attrgetter
+
+from bmoca.sim.ui.view import View
+
+MEASURED = attrgetter("width", "height", "weight", "margin", "padding", "text", "hint",
+                      "text_size", "font_weight", "max_lines", "icon", "icon_size",
+                      "orientation", "spacing", "absolute")
+"""Every field of a view that measuring reads (its children's aside); a field layout comes
+to read in measuring must be added here, or a cached size would miss it."""
+
+INVISIBLE = -1
+"""The number of a hidden view: it takes no space, whatever it holds."""
+
+
+class MeasureCache:
+    """Content numbers of subtrees and, per display, their measured sizes.
+
+    Bounded by the number of distinct subtrees; when full it starts again empty (between
+    layout runs, so the numbers a run holds stay valid)."""
+
+    def __init__(self, limit: int = 40_000):
+        self.limit = limit
+        self.nodes: dict[tuple, int] = {}
+        """(measured fields, children's numbers) -> the subtree's number."""
+        self.uses_height: dict[int, bool] = {}
+        """Whether the subtree's size depends on the height it is offered."""
+        self._displays: dict[Hashable, dict[tuple[int, int, int], tuple[int, int]]] = {}
+
+    def sizes(self, display: Hashable) -> dict[tuple[int, int, int], tuple[int, int]]:
+        """(number, offered width, offered height or -1) -> size, for one display; called
+        once per layout run, which is when a full cache starts again."""
+        if len(self.nodes) > self.limit:
+            self.nodes.clear()
+            self.uses_height.clear()
+            self._displays.clear()
+        found = self._displays.get(display)
+        if found is None:
+            found = self._displays[display] = {}
+        return found
+
+    def number(self, view: View, numbers: dict[int, int]) -> int:
+        """The content number of `view`'s subtree, noting each view's in `numbers` (by id)."""
+        children = view.children
+        if children:
+            sub = tuple([self.number(c, numbers) if c.visible else INVISIBLE
+                         for c in children])
+        else:
+            sub = ()
+        node = (MEASURED(view), sub)
+        nodes = self.nodes
+        found = nodes.get(node)
+        if found is None:
+            found = nodes[node] = len(nodes)
+        numbers[id(view)] = found
+        return found
+
+
+SHARED = MeasureCache()
+"""The cache every phone of the process uses (sizes depend on the display, not the phone)."""
