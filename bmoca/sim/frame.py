@@ -16,8 +16,8 @@ from bmoca.sim.system.clock import ClockWatch
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
 from bmoca.sim.system.windows import IME_PACKAGE, NAV_BAR_DP, STATUS_BAR_DP, Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
-from bmoca.sim.ui.sizes import MeasureCache
 from bmoca.sim.ui.signature import signature, transplant
+from bmoca.sim.ui.sizes import MeasureCache
 from bmoca.sim.ui.theme import is_dark
 from bmoca.sim.ui.view import MATCH, Box, View, frame
 
