@@ -24,6 +24,8 @@ from bmoca.sim.ui.view import View
 
 TOUCH_SLOP_DP = 8
 LONG_PRESS_MS = 500
+_FOCUS_KEYS = frozenset({Key.BACK, Key.ENTER, Key.DEL, Key.SPACE})
+"""Keys that go to the focused text field when there is one."""
 FLING_MIN_DP_PER_S = 1000
 
 
@@ -105,8 +107,11 @@ class SimDevice(Device):
             last = self._last_frame if self.reuse_layout else None
             self._last_frame = None
             width, height = self.screen_size()
-            if last is not None and not last.reads_clock and (
-                    last.day is None or last.day == self._system.state.clock.today()):
+            # kept whole only on the same server: a restore or a restart makes a new one, and
+            # the old windows' handlers would act on the state it replaced
+            if (last is not None and not last.reads_clock and last.state is not None
+                    and last.state[0] == self._epoch
+                    and (last.day is None or last.day == self._system.state.clock.today())):
                 if self._unchanged_since(last.state):
                     # nothing but the clock moved: the same windows under today's bars
                     self._frame = with_bars(self._system, last, width, height, self._bars)
@@ -398,7 +403,9 @@ class SimDevice(Device):
         system = self._system
         record = system.am.top_record()
         ctx = self._context()
-        focused = self.frame.focused
+        # the focused field, for the keys that go to it: HOME, Overview and the volume keys
+        # need no frame (a reset's HOME would build the snapshot's screen only to leave it)
+        focused = self.frame.focused if key in _FOCUS_KEYS else None
         if systemui_state.shade_level(system) != systemui_state.CLOSED and key in (
                 Key.BACK, Key.ESCAPE, Key.HOME, Key.APP_SWITCH):
             systemui_state.collapse_shade(system)  # and HOME or Overview go on below
