@@ -87,7 +87,7 @@ class Layout:
     def run(self, root: View, box: Box, scroll: ScrollState) -> None:
         left, top, right, bottom = box
         self._scroll = scroll
-        self._sizes = self.cache.sizes(self.display)
+        self._sizes, self._arranged = self.cache.display(self.display)
         self._numbers: dict[int, int] = {}
         self.cache.number(root, self._numbers)
         self._place(root, left, top, right - left, bottom - top, box)
@@ -229,6 +229,23 @@ class Layout:
 
     # -- placing ----------------------------------------------------------------------
     def _place(self, view: View, x: int, y: int, w: int, h: int, clip: Box) -> None:
+        cl, ct, cr, cb = clip
+        if view.children and w > 0 and h > 0 and cl <= x and ct <= y and x + w <= cr \
+                and y + h <= cb:
+            # whole on screen: arranged as the last time a subtree like it was this size
+            key = (self._numbers[id(view)], w, h)
+            if key in self._arranged:
+                kept = self._arranged[key]
+                if kept is not None:
+                    _arrange(view, kept, x, y)
+                    return
+            else:
+                self._place_views(view, x, y, w, h, clip)
+                self._arranged[key] = _arrangement(view, x, y)
+                return
+        self._place_views(view, x, y, w, h, clip)
+
+    def _place_views(self, view: View, x: int, y: int, w: int, h: int, clip: Box) -> None:
         view.bounds = (x, y, x + w, y + h)
         cl, ct, cr, cb = clip
         vis = (max(x, cl), max(y, ct), min(x + w, cr), min(y + h, cb))
@@ -352,3 +369,37 @@ class Layout:
                 # content shrank: clamp and lay out again at the valid offset
                 self._scroll.offsets[view.scroll_key] = extent
                 self._place_linear(view, kids, ix, iy, iw, ih, extent, clip)
+
+
+def _placed_children(view: View, clip: Box) -> list[View]:
+    """The children layout placed under a view with this clip (none when it is off screen)."""
+    if clip[2] <= clip[0] or clip[3] <= clip[1]:
+        return []
+    return [c for c in reversed(view.children) if c.visible]
+
+
+def _arrangement(view: View, x: int, y: int) -> tuple | None:
+    """Bounds and clips of a placed subtree's views relative to (x, y), in the order
+    `_arrange` walks; None when it holds a scrolling container (its offset is state)."""
+    out = []
+    stack = [view]
+    while stack:
+        node = stack.pop()
+        if node.scrollable and node.scroll_key:
+            return None
+        (left, top, right, bottom), clip = node.bounds, node.clip
+        out.append((left - x, top - y, right - x, bottom - y, clip[0] - x, clip[1] - y,
+                    clip[2] - x, clip[3] - y))
+        stack.extend(_placed_children(node, clip))
+    return tuple(out)
+
+
+def _arrange(view: View, kept: tuple, x: int, y: int) -> None:
+    """Place a subtree as `kept` (from a subtree with the same content number) at (x, y)."""
+    stack = [view]
+    for left, top, right, bottom, cl, ct, cr, cb in kept:
+        node = stack.pop()
+        node.bounds = (left + x, top + y, right + x, bottom + y)
+        node.clip = (cl + x, ct + y, cr + x, cb + y)
+        if cr > cl and cb > ct and node.children:
+            stack.extend([c for c in reversed(node.children) if c.visible])

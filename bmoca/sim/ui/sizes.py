@@ -1,12 +1,15 @@
-"""Measured sizes kept across frames: a view subtree measures the same wherever it stands.
+"""Layout results kept across frames: a view subtree measures and arranges itself the same
+wherever it stands.
 
 Screens are rebuilt after every input, and most of a new tree is the old one again (a
 scroll moves every row but changes none of their sizes; going back rebuilds the page
 before). Measuring is a pure function of what a subtree holds (its sizes, margins,
-padding, text, font, icon, children), the space it is offered and the display (density,
-font scale, locale's text metrics). So each subtree gets a number by its content (equal
-subtrees, equal numbers, in any tree of any phone) and its measured sizes are kept under
-that number per display.
+padding, text, font, icon, gravity, children), the space it is offered and the display
+(density, font scale, direction, locale's text metrics); so is the arrangement of its
+views relative to its corner, given its size, when it lies whole on screen and holds no
+scrolling container. So each subtree gets a number by its content (equal subtrees, equal
+numbers, in any tree of any phone) and its sizes and arrangements are kept under that
+number per display.
 """
 
 from __future__ import annotations
@@ -16,11 +19,12 @@ from operator import attrgetter
 
 from bmoca.sim.ui.view import View
 
-MEASURED = attrgetter("width", "height", "weight", "margin", "padding", "text", "hint",
+LAID_OUT = attrgetter("width", "height", "weight", "margin", "padding", "text", "hint",
                       "text_size", "font_weight", "max_lines", "icon", "icon_size",
-                      "orientation", "spacing", "absolute")
-"""Every field of a view that measuring reads (its children's aside); a field layout comes
-to read in measuring must be added here, or a cached size would miss it."""
+                      "orientation", "spacing", "absolute", "gravity", "mirror", "scrollable",
+                      "scroll_key")
+"""Every field of a view that layout reads (its children's aside); a field layout comes to
+read must be added here, or a kept size or arrangement would miss it."""
 
 INVISIBLE = -1
 """The number of a hidden view: it takes no space, whatever it holds."""
@@ -38,18 +42,20 @@ class MeasureCache:
         """(measured fields, children's numbers) -> the subtree's number."""
         self.uses_height: dict[int, bool] = {}
         """Whether the subtree's size depends on the height it is offered."""
-        self._displays: dict[Hashable, dict[tuple[int, int, int], tuple[int, int]]] = {}
+        self._displays: dict[Hashable, tuple[dict, dict]] = {}
 
-    def sizes(self, display: Hashable) -> dict[tuple[int, int, int], tuple[int, int]]:
-        """(number, offered width, offered height or -1) -> size, for one display; called
-        once per layout run, which is when a full cache starts again."""
+    def display(self, display: Hashable) -> tuple[dict[tuple[int, int, int], tuple[int, int]],
+                                                  dict[tuple[int, int, int], tuple | None]]:
+        """For one display: (number, offered width, offered height or -1) -> size, and
+        (number, width, height) -> the arrangement of the subtree's views (None: not kept).
+        Called once per layout run, which is when a full cache starts again."""
         if len(self.nodes) > self.limit:
             self.nodes.clear()
             self.uses_height.clear()
             self._displays.clear()
         found = self._displays.get(display)
         if found is None:
-            found = self._displays[display] = {}
+            found = self._displays[display] = ({}, {})
         return found
 
     def number(self, view: View, numbers: dict[int, int]) -> int:
@@ -60,7 +66,7 @@ class MeasureCache:
                          for c in children])
         else:
             sub = ()
-        node = (MEASURED(view), sub)
+        node = (LAID_OUT(view), sub)
         nodes = self.nodes
         found = nodes.get(node)
         if found is None:
