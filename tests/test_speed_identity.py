@@ -227,8 +227,8 @@ def _settings_walk(device) -> list:
 
 def test_measured_sizes_are_kept_across_frames_and_shared_between_displays():
     """Phones of different displays, interleaved, share one cache of measured and arranged
-    subtrees and
-    dump what phones measuring everything afresh dump; a scroll measures no row again."""
+    subtrees and dump what phones laying everything out afresh dump; a scroll measures no
+    row again."""
     from bmoca.sim.ui.sizes import SHARED
 
     fresh = {}
