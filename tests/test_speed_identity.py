@@ -247,6 +247,22 @@ def test_measured_sizes_are_kept_across_frames_and_shared_between_displays():
     assert len(SHARED.nodes) == known, "a scroll moves rows but changes none of them"
 
 
+def test_scaling_the_painted_image_gives_the_bytes_scaling_the_array_gives():
+    from bmoca.env import observations as obs
+
+    device = connect("sim", configs.get("test_env_109"))
+    device.shell("am start -n com.android.settings/.Settings")
+    shot = device.screenshot()
+    image = device.image_of(shot)
+    assert image is not None and device.image_of(shot.copy()) is None
+    elements = list(obs.translate(device.dump_hierarchy()))
+    for size in ((128, 256), (1080, 2160), (333, 517)):
+        assert obs.resize(image, size).tobytes() == obs.resize(shot, size).tobytes()
+        marked = obs.set_of_marks(image, elements, size)
+        assert marked.tobytes() == obs.set_of_marks(shot, elements, size).tobytes()
+    assert np.asarray(image).tobytes() == shot.tobytes(), "marks are never drawn on it"
+
+
 def _status_clock(device) -> str:
     bar = device.frame.window("status_bar")
     return next(v.text for v in bar.root.walk() if ":" in v.text)

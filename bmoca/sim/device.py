@@ -48,6 +48,8 @@ class SimDevice(Device):
         self._epoch = 0
         """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
         self._painted: tuple | None = None
+        self._images: dict[int, tuple] = {}
+        """id(screenshot array) -> (a weak reference to it, the image it was read from)."""
         """(size, what the windows looked like, the state's mark, a weak reference to the
         array) of the last paint, while it may be reused."""
         self._painter = None
@@ -176,11 +178,19 @@ class SimDevice(Device):
             array = painted[3]()
             if array is not None:
                 return array
-        array = np.asarray(self._painter.paint(self._system, frame, size))
+        image = self._painter.paint(self._system, frame, size)
+        array = np.asarray(image)  # read-only: it cannot come to differ from `image`
+        self._images[id(array)] = (weakref.ref(array), image)
+        weakref.finalize(array, self._images.pop, id(array), None)
         reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
                                              for w in frame.windows)
         self._painted = (size, looks, self._mark(), weakref.ref(array)) if reusable else None
         return array
+
+    def image_of(self, screenshot: np.ndarray):
+        """The painted image of one of this phone's screenshots, while the array lives."""
+        found = self._images.get(id(screenshot))
+        return found[1] if found is not None and found[0]() is screenshot else None
 
     def screenshot_image(self):
         """The screen as a PIL image (RGB), the caller's own."""
