@@ -263,6 +263,23 @@ def test_scaling_the_painted_image_gives_the_bytes_scaling_the_array_gives():
     assert np.asarray(image).tobytes() == shot.tobytes(), "marks are never drawn on it"
 
 
+def test_the_measure_cache_is_bounded_in_subtrees_and_displays():
+    from bmoca.sim.ui.sizes import DISPLAYS, MeasureCache
+    from bmoca.sim.ui.view import column, text
+
+    cache = MeasureCache(limit=50)
+    sizes = [cache.display(n)[0] for n in range(DISPLAYS + 3)]
+    sizes[-1][(0, 1, 1)] = (1, 1)
+    assert cache.display(DISPLAYS + 2)[0] is sizes[-1], "the display seen last is kept"
+    assert cache.display(0)[0] is not sizes[0], "the display seen first is forgotten"
+    numbers: dict[int, int] = {}
+    same = [cache.number(column(text("a"), text(str(n % 2))), numbers) for n in range(4)]
+    assert same[0] == same[2] != same[1] == same[3], "a number per content"
+    for n in range(60):
+        cache.number(text(str(n)), numbers)
+    assert cache.display(1)[0] == {} and len(cache.nodes) == 0, "full: starts again empty"
+
+
 def _status_clock(device) -> str:
     bar = device.frame.window("status_bar")
     return next(v.text for v in bar.root.walk() if ":" in v.text)

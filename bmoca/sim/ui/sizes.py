@@ -26,6 +26,9 @@ LAID_OUT = attrgetter("width", "height", "weight", "margin", "padding", "text", 
 """Every field of a view that layout reads (its children's aside); a field layout comes to
 read must be added here, or a kept size or arrangement would miss it."""
 
+DISPLAYS = 16
+"""Displays whose sizes are kept at once (a process may see many configurations)."""
+
 INVISIBLE = -1
 """The number of a hidden view: it takes no space, whatever it holds."""
 
@@ -33,8 +36,8 @@ INVISIBLE = -1
 class MeasureCache:
     """Content numbers of subtrees and, per display, their measured sizes.
 
-    Bounded by the number of distinct subtrees; when full it starts again empty (between
-    layout runs, so the numbers a run holds stay valid)."""
+    Bounded by the number of distinct subtrees (when full it starts again empty, between
+    layout runs, so the numbers a run holds stay valid) and of displays."""
 
     def __init__(self, limit: int = 40_000):
         self.limit = limit
@@ -55,6 +58,8 @@ class MeasureCache:
             self._displays.clear()
         found = self._displays.get(display)
         if found is None:
+            if len(self._displays) >= DISPLAYS:  # forget the display seen first
+                del self._displays[next(iter(self._displays))]
             found = self._displays[display] = ({}, {})
         return found
 
