@@ -37,15 +37,6 @@ def _push(device: Device, data: bytes, path: str, what: str) -> None:
 
 
 def _wallpaper_png(config: DeviceConfig) -> bytes:
-    """Drawn and encoded once per machine (the on-disk asset cache), not once per process."""
-    from bmoca.sim.render import disk_cache
-
-    prof = config.profile
-    return disk_cache.cached_bytes("wallpaper", (config.wallpaper, prof.width, prof.height),
-                                   lambda: _draw_wallpaper_png(config))
-
-
-def _draw_wallpaper_png(config: DeviceConfig) -> bytes:
     # Imported lazily: the generator pulls in Pillow and is only needed here.
     wallpapers = importlib.import_module("bmoca.assets.wallpapers")
     prof = config.profile
