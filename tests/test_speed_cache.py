@@ -1,4 +1,4 @@
-"""The on-disk cache of rendered assets changes no pixel: a phone booted with it off, with
+"""The on-disk cache of rendered assets (app icons, the wallpaper) changes no pixel: a phone booted with it off, with
 an empty cache, with a full one, with damaged entries or an unwritable directory shows the
 same home screen, byte for byte (each boot in a fresh process, as a cold start is)."""
 
@@ -31,8 +31,9 @@ def test_cached_and_drawn_assets_give_the_same_screen(tmp_path: Path):
     drawn = _home_screen("off")
     folder = tmp_path / "assets"
     assert _home_screen(str(folder)) == drawn  # an empty cache: drawn, then kept
-    entries = sorted(folder.glob("*.png"))
-    assert entries, "the first boot keeps what it drew"
+    entries = sorted(folder.iterdir())
+    assert {e.name.split("-")[0] for e in entries} == {"app_icon", "wallpaper"}, \
+        "the first boot keeps what it drew"
     assert not list(folder.glob("*.tmp")), "no half-written entry is left"
     assert _home_screen(str(folder)) == drawn  # read back
     for entry in entries:
