@@ -210,6 +210,76 @@ def test_an_unchanged_screen_is_laid_out_once():
     assert device.dump_hierarchy() is xml
 
 
+def _settings_walk(device) -> list:
+    """Open Settings, scroll down and up, open a page, go back: every dump on the way."""
+    width, height = device.screen_size()
+    steps = [lambda: device.shell("am start -n com.android.settings/.Settings"),
+             lambda: device.swipe(width // 2, int(height * 0.7), width // 2, int(height * 0.3), 300),
+             lambda: device.swipe(width // 2, int(height * 0.3), width // 2, int(height * 0.7), 300),
+             lambda: device.tap(width // 2, int(height * 0.5)),
+             lambda: device.press("BACK")]
+    seen = []
+    for step in steps:
+        step()
+        seen.append(device.dump_hierarchy())
+    return seen
+
+
+def test_measured_sizes_are_kept_across_frames_and_shared_between_displays():
+    """Phones of different displays, interleaved, share one cache of measured and arranged
+    subtrees and dump what phones laying everything out afresh dump; a scroll measures no
+    row again."""
+    from bmoca.sim.ui.sizes import SHARED
+
+    fresh = {}
+    for config in CONFIGS:
+        device = connect("sim", configs.get(config))
+        device.reuse_layout = False
+        fresh[config] = _settings_walk(device)
+    phones = {config: connect("sim", configs.get(config)) for config in CONFIGS}
+    for config in CONFIGS + CONFIGS:
+        assert _settings_walk(phones[config]) == fresh[config], config
+    device = phones[CONFIGS[0]]
+    width, height = device.screen_size()
+    known = len(SHARED.nodes)
+    device.swipe(width // 2, int(height * 0.7), width // 2, int(height * 0.3), 300)
+    device.dump_hierarchy()
+    assert len(SHARED.nodes) == known, "a scroll moves rows but changes none of them"
+
+
+def test_scaling_the_painted_image_gives_the_bytes_scaling_the_array_gives():
+    from bmoca.env import observations as obs
+
+    device = connect("sim", configs.get("test_env_109"))
+    device.shell("am start -n com.android.settings/.Settings")
+    shot = device.screenshot()
+    image = device.image_of(shot)
+    assert image is not None and device.image_of(shot.copy()) is None
+    elements = list(obs.translate(device.dump_hierarchy()))
+    for size in ((128, 256), (1080, 2160), (333, 517)):
+        assert obs.resize(image, size).tobytes() == obs.resize(shot, size).tobytes()
+        marked = obs.set_of_marks(image, elements, size)
+        assert marked.tobytes() == obs.set_of_marks(shot, elements, size).tobytes()
+    assert np.asarray(image).tobytes() == shot.tobytes(), "marks are never drawn on it"
+
+
+def test_the_measure_cache_is_bounded_in_subtrees_and_displays():
+    from bmoca.sim.ui.sizes import DISPLAYS, MeasureCache
+    from bmoca.sim.ui.view import column, text
+
+    cache = MeasureCache(limit=50)
+    sizes = [cache.display(n)[0] for n in range(DISPLAYS + 3)]
+    sizes[-1][(0, 1, 1)] = (1, 1)
+    assert cache.display(DISPLAYS + 2)[0] is sizes[-1], "the display seen last is kept"
+    assert cache.display(0)[0] is not sizes[0], "the display seen first is forgotten"
+    numbers: dict[int, int] = {}
+    same = [cache.number(column(text("a"), text(str(n % 2))), numbers) for n in range(4)]
+    assert same[0] == same[2] != same[1] == same[3], "a number per content"
+    for n in range(60):
+        cache.number(text(str(n)), numbers)
+    assert cache.display(1)[0] == {} and len(cache.nodes) == 0, "full: starts again empty"
+
+
 def _status_clock(device) -> str:
     bar = device.frame.window("status_bar")
     return next(v.text for v in bar.root.walk() if ":" in v.text)

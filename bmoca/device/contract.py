@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 import enum
+from typing import Any
 
 import numpy as np
 
@@ -83,6 +84,11 @@ class Device(abc.ABC):
     @abc.abstractmethod
     def screenshot(self) -> np.ndarray:
         """The screen as an RGB uint8 array of shape (height, width, 3)."""
+
+    def image_of(self, screenshot: np.ndarray) -> Any:
+        """The PIL image (RGB, not to be changed) `screenshot` was read from, where the device
+        still has it, else None: scaling it spares converting the array back to an image."""
+        return None
 
     @abc.abstractmethod
     def dump_hierarchy(self) -> str:

@@ -9,6 +9,7 @@ and `push` are used, the same call sets up the simulator, an emulator or a roote
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 from bmoca.device.config import DeviceConfig
 from bmoca.device.contract import Device, DeviceError
@@ -37,11 +38,23 @@ def _push(device: Device, data: bytes, path: str, what: str) -> None:
 
 
 def _wallpaper_png(config: DeviceConfig) -> bytes:
+    """Drawn and encoded once per machine (the on-disk asset cache, keyed by the generator's
+    source too), not once per process; a generator without a source file is not cached."""
+    from bmoca.sim.render import disk_cache
+
     # Imported lazily: the generator pulls in Pillow and is only needed here.
     wallpapers = importlib.import_module("bmoca.assets.wallpapers")
     prof = config.profile
-    image = wallpapers.generate(config.wallpaper, prof.width, prof.height)
-    return wallpapers.encode_png(image)
+
+    def draw() -> bytes:
+        return wallpapers.encode_png(wallpapers.generate(config.wallpaper, prof.width,
+                                                         prof.height))
+
+    source = getattr(wallpapers, "__file__", None)
+    if source is None:
+        return draw()
+    return disk_cache.cached_bytes("wallpaper", (config.wallpaper, prof.width, prof.height),
+                                   draw, (Path(source),))
 
 
 def _font_scale_arg(value: float) -> str:

@@ -229,7 +229,8 @@ class BmocaEnv(gymnasium.Env):
         last = self._scaled_last.get(mode)
         if last is not None and last[0] is shot and last[1] == self._xml:
             return last[2].copy()
-        value = make(shot)
+        image = self.device.image_of(shot)  # the same pixels, without converting them back
+        value = make(shot if image is None else image)
         if not shot.flags.writeable:  # a writable array may change under the same identity
             self._scaled_last[mode] = (shot, self._xml, value.copy())
         return value

@@ -143,7 +143,9 @@ def describe(elements: Iterable[Element], width: int, height: int, *, check: boo
     return str([e.to_dict(width, height, check=check, bbox=bbox) for e in elements])
 
 
-def _as_rgb(screenshot: np.ndarray) -> Image.Image:
+def _as_rgb(screenshot: np.ndarray | Image.Image) -> Image.Image:
+    if isinstance(screenshot, Image.Image):  # the device's own, read from: never drawn on
+        return screenshot if screenshot.mode == "RGB" else screenshot.convert("RGB")
     array = np.asarray(screenshot)
     if array.ndim != 3 or array.shape[2] not in (3, 4) or 0 in array.shape:
         raise ObservationError(
@@ -159,7 +161,7 @@ def _check_size(size: Sequence[int]) -> tuple[int, int]:
     return int(size[0]), int(size[1])
 
 
-def resize(screenshot: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def resize(screenshot: np.ndarray | Image.Image, size: tuple[int, int]) -> np.ndarray:
     """Resize to (width, height) by area averaging, as the reference's INTER_AREA does.
 
     Area averaging keeps thin text and icons visible at the small sizes agents use.
@@ -190,7 +192,7 @@ def _marked(element: Element, width: int, height: int) -> bool:
     return (x2 - x1) * (y2 - y1) < 0.9 * width * height
 
 
-def set_of_marks(screenshot: np.ndarray, elements: Sequence[Element], size: tuple[int, int],
+def set_of_marks(screenshot: np.ndarray | Image.Image, elements: Sequence[Element], size: tuple[int, int],
                  *, only: set[int] | None = None) -> np.ndarray:
     """The screenshot resized to `size` with each element's box and numeric tag drawn.
 
@@ -204,6 +206,8 @@ def set_of_marks(screenshot: np.ndarray, elements: Sequence[Element], size: tupl
     src_w, src_h = image.size
     if image.size != target:
         image = image.resize(target, Image.Resampling.BOX)
+    elif image is screenshot:
+        image = image.copy()  # marks are drawn on it
     sx, sy = target[0] / src_w, target[1] / src_h
     if only is None:
         chosen = [e for e in elements if _marked(e, src_w, src_h)]

@@ -24,6 +24,8 @@ from bmoca.sim.ui.view import View
 
 TOUCH_SLOP_DP = 8
 LONG_PRESS_MS = 500
+_FOCUS_KEYS = frozenset({Key.BACK, Key.ENTER, Key.DEL, Key.SPACE})
+"""Keys that go to the focused text field when there is one."""
 FLING_MIN_DP_PER_S = 1000
 
 
@@ -46,6 +48,8 @@ class SimDevice(Device):
         self._epoch = 0
         """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
         self._painted: tuple | None = None
+        self._images: dict[int, tuple] = {}
+        """id(screenshot array) -> (a weak reference to it, the image it was read from)."""
         """(size, what the windows looked like, the state's mark, a weak reference to the
         array) of the last paint, while it may be reused."""
         self._painter = None
@@ -100,12 +104,16 @@ class SimDevice(Device):
     def frame(self) -> Frame:
         if self._frame is None:
             from bmoca.sim.render.text import get_text_renderer
+            from bmoca.sim.ui.sizes import SHARED as SHARED_SIZES
 
             last = self._last_frame if self.reuse_layout else None
             self._last_frame = None
             width, height = self.screen_size()
-            if last is not None and not last.reads_clock and (
-                    last.day is None or last.day == self._system.state.clock.today()):
+            # kept whole only on the same server: a restore or a restart makes a new one, and
+            # the old windows' handlers would act on the state it replaced
+            if (last is not None and not last.reads_clock and last.state is not None
+                    and last.state[0] == self._epoch
+                    and (last.day is None or last.day == self._system.state.clock.today())):
                 if self._unchanged_since(last.state):
                     # nothing but the clock moved: the same windows under today's bars
                     self._frame = with_bars(self._system, last, width, height, self._bars)
@@ -117,7 +125,8 @@ class SimDevice(Device):
                             lambda text, size, weight: renderer.measure(text, size, weight, locale),
                             self._bars, last,
                             lambda text, size, weight, max_width, max_lines: len(
-                                renderer.wrap(text, size, weight, locale, max_width, max_lines)))
+                                renderer.wrap(text, size, weight, locale, max_width, max_lines)),
+                            SHARED_SIZES if self.reuse_layout else None)
             self._touches += 1  # building a screen may set up an app's data
             frame.state = self._mark()
             self._frame = frame
@@ -169,11 +178,19 @@ class SimDevice(Device):
             array = painted[3]()
             if array is not None:
                 return array
-        array = np.asarray(self._painter.paint(self._system, frame, size))
+        image = self._painter.paint(self._system, frame, size)
+        array = np.asarray(image)  # read-only: it cannot come to differ from `image`
+        self._images[id(array)] = (weakref.ref(array), image)
+        weakref.finalize(array, self._images.pop, id(array), None)
         reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
                                              for w in frame.windows)
         self._painted = (size, looks, self._mark(), weakref.ref(array)) if reusable else None
         return array
+
+    def image_of(self, screenshot: np.ndarray):
+        """The painted image of one of this phone's screenshots, while the array lives."""
+        found = self._images.get(id(screenshot))
+        return found[1] if found is not None and found[0]() is screenshot else None
 
     def screenshot_image(self):
         """The screen as a PIL image (RGB), the caller's own."""
@@ -396,7 +413,9 @@ class SimDevice(Device):
         system = self._system
         record = system.am.top_record()
         ctx = self._context()
-        focused = self.frame.focused
+        # the focused field, for the keys that go to it: HOME, Overview and the volume keys
+        # need no frame (a reset's HOME would build the snapshot's screen only to leave it)
+        focused = self.frame.focused if key in _FOCUS_KEYS else None
         if systemui_state.shade_level(system) != systemui_state.CLOSED and key in (
                 Key.BACK, Key.ESCAPE, Key.HOME, Key.APP_SWITCH):
             systemui_state.collapse_shade(system)  # and HOME or Overview go on below

@@ -17,20 +17,22 @@ from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
 from bmoca.sim.system.windows import IME_PACKAGE, NAV_BAR_DP, STATUS_BAR_DP, Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
 from bmoca.sim.ui.signature import signature, transplant
+from bmoca.sim.ui.sizes import MeasureCache
 from bmoca.sim.ui.theme import is_dark
 from bmoca.sim.ui.view import MATCH, Box, View, frame
 
 
 def compose(system: SystemServer, width: int, height: int, measure,
             bars_cache: dict | None = None, previous: Frame | None = None,
-            line_count=None) -> Frame:
+            line_count=None, sizes: MeasureCache | None = None) -> Frame:
     """The frame for the state as it is; windows whose built tree is the same as in
     `previous` (same signature, box, display and scroll state) take its layout.
     `line_count(text, size, weight, max_width, max_lines)` is the renderer's line breaking,
-    which rows with wrapping text grow by."""
+    which rows with wrapping text grow by; `sizes` keeps measured subtrees across frames
+    (`measure` must then depend on nothing but the display: density, font scale, locale)."""
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
-    layout = Layout(system.density, system.font_scale, rtl, measure, line_count)
     display = (system.density, system.font_scale, rtl, system.locale)
+    layout = Layout(system.density, system.font_scale, rtl, measure, line_count, sizes, display)
     before = {w.kind: w for w in previous.windows} if previous is not None else {}
 
     def place(kind: str, tree: View, box: Box, offsets: ScrollState, focus: str | None,

@@ -17,6 +17,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+from bmoca.sim.render import disk_cache
 from bmoca.sim.render.icons import icon_mask
 from bmoca.sim.render.text import colorize, load_font, to_rgba
 
@@ -332,7 +333,8 @@ def _app_icon(package: str, size_px: int, day: int | None = None) -> Image.Image
     ops = design_for(package)
     if day is not None:
         ops = tuple(("text", str(day), *op[2:]) if op[0] == "text" else op for op in ops)
-    return render_design(ops, size_px)
+    return disk_cache.cached("app_icon", (ops, size_px), "RGBA",
+                             lambda: render_design(ops, size_px))
 
 
 def app_icon(package: str, size_px: int, day: int | None = None) -> Image.Image:

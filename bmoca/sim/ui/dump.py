@@ -62,25 +62,40 @@ def _dumped_children(view: View) -> list[View]:
 
 def _node(view: View, index: int, package: str, out: list[str]) -> None:
     left, top, right, bottom = view.clip
-    naf = 'NAF="true" ' if _is_naf(view) else ""
+    naf = 'NAF="true" ' if view.clickable and _is_naf(view) else ""
     # TextView.getTextForAccessibility: an empty field reports its hint
     shown = view.text or (view.hint if view.on_text is not None else "")
+    flags = _FLAGS[view.checkable, view.checked, view.clickable, view.enabled, view.focusable,
+                   view.focused, view.scrollable, view.long_clickable, view.password,
+                   view.selected]
     out.append(
         f'<node {naf}index="{index}" text="{_attr(shown)}" '
         f'resource-id="{view.id}" class="{view.cls}" package="{view.package or package}" '
-        f'content-desc="{_attr(view.desc)}" checkable="{_bool(view.checkable)}" '
-        f'checked="{_bool(view.checked)}" clickable="{_bool(view.clickable)}" '
-        f'enabled="{_bool(view.enabled)}" focusable="{_bool(view.focusable)}" '
-        f'focused="{_bool(view.focused)}" scrollable="{_bool(view.scrollable)}" '
-        f'long-clickable="{_bool(view.long_clickable)}" password="{_bool(view.password)}" '
-        f'selected="{_bool(view.selected)}" bounds="[{left},{top}][{right},{bottom}]"'
+        f'content-desc="{_attr(view.desc)}" {flags} bounds="[{left},{top}][{right},{bottom}]"'
     )
-    shown = [(i, c) for i, c in enumerate(_dumped_children(view))
-             if c.visible and c.clip[2] > c.clip[0] and c.clip[3] > c.clip[1]]
-    if not shown:
+    shown_children = [(i, c) for i, c in enumerate(_dumped_children(view))
+                      if c.visible and c.clip[2] > c.clip[0] and c.clip[3] > c.clip[1]]
+    if not shown_children:
         out.append(" />")
         return
     out.append(">")
-    for i, child in shown:
+    for i, child in shown_children:
         _node(child, i, package, out)
     out.append("</node>")
+
+
+class _Flags(dict):
+    """The ten boolean attributes of a node as the dumper writes them, by their values:
+    a view has one of a few dozen combinations, each formatted once."""
+
+    def __missing__(self, key: tuple) -> str:
+        text = " ".join(f'{name}="{_bool(flag)}"' for name, flag in zip(_FLAG_NAMES, key,
+                                                                          strict=True))
+        if len(self) < 4096:
+            self[key] = text
+        return text
+
+
+_FLAG_NAMES = ("checkable", "checked", "clickable", "enabled", "focusable", "focused",
+               "scrollable", "long-clickable", "password", "selected")
+_FLAGS = _Flags()

@@ -7,10 +7,11 @@ children out at full length, shift them by the scroll offset and clip them to th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cache
 
+from bmoca.sim.ui.sizes import MeasureCache
 from bmoca.sim.ui.view import MATCH, WRAP, Box, View
 
 TextMeasure = Callable[[str, int, int], tuple[int, int]]
@@ -50,7 +51,8 @@ class Layout:
     """Lays out trees for one display: density, font scale, direction, text metrics."""
 
     def __init__(self, density: int, font_scale: float, rtl: bool, measure: TextMeasure,
-                 line_count: LineCount | None = None):
+                 line_count: LineCount | None = None, sizes: MeasureCache | None = None,
+                 display: Hashable = None):
         self.scale = density / 160.0
         self.font_scale = font_scale
         self.rtl = rtl
@@ -58,6 +60,10 @@ class Layout:
         self.line_count = line_count
         """The renderer's own line breaking, so a view is as tall as the text it draws."""
         self._px4: dict[tuple, tuple[int, int, int, int]] = {}
+        self.cache = sizes if sizes is not None else MeasureCache()
+        """Sizes kept across runs; `display` names what besides a subtree they depend on
+        (density, font scale and the text metrics of `measure`): a shared cache needs it."""
+        self.display = display
 
     def px(self, dp: float) -> int:
         """Android's getDimensionPixelSize: round half up, at least 1 for positive sizes."""
@@ -81,8 +87,9 @@ class Layout:
     def run(self, root: View, box: Box, scroll: ScrollState) -> None:
         left, top, right, bottom = box
         self._scroll = scroll
-        self._sizes: dict[tuple[int, int, int], tuple[int, int]] = {}
-        self._height_deps: dict[int, bool] = {}
+        self._sizes, self._arranged = self.cache.display(self.display)
+        self._numbers: dict[int, int] = {}
+        self.cache.number(root, self._numbers)
         self._place(root, left, top, right - left, bottom - top, box)
 
     # -- measuring --------------------------------------------------------------------
@@ -164,24 +171,27 @@ class Layout:
     def _size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
         """Border-box size of a view given the space its parent offers (margins excluded).
 
-        Memoised per layout run: WRAP parents measure their children, then place them."""
-        key = (id(view), avail_w, avail_h if self._uses_height(view) else -1)
+        Kept by the subtree's content number (`bmoca.sim.ui.sizes`): WRAP parents measure
+        their children, then place them, and the next frame holds mostly the same rows."""
+        number = self._numbers[id(view)]
+        key = (number, avail_w, avail_h if self._uses_height(view, number) else -1)
         size = self._sizes.get(key)
         if size is None:
             size = self._sizes[key] = self._measure(view, avail_w, avail_h)
         return size
 
-    def _uses_height(self, view: View) -> bool:
+    def _uses_height(self, view: View, number: int) -> bool:
         """Whether a view's size depends on the height its parent offers."""
-        found = self._height_deps.get(id(view))
+        found = self.cache.uses_height.get(number)
         if found is None:
             if view.height == MATCH or view.weight:
                 found = True
             elif view.height >= 0:
                 found = False
             else:
-                found = any(self._uses_height(c) for c in view.children if c.visible)
-            self._height_deps[id(view)] = found
+                found = any(self._uses_height(c, self._numbers[id(c)])
+                            for c in view.children if c.visible)
+            self.cache.uses_height[number] = found
         return found
 
     def _measure(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
@@ -219,6 +229,23 @@ class Layout:
 
     # -- placing ----------------------------------------------------------------------
     def _place(self, view: View, x: int, y: int, w: int, h: int, clip: Box) -> None:
+        cl, ct, cr, cb = clip
+        if view.children and w > 0 and h > 0 and cl <= x and ct <= y and x + w <= cr \
+                and y + h <= cb:
+            # whole on screen: arranged as the last time a subtree like it was this size
+            key = (self._numbers[id(view)], w, h)
+            if key in self._arranged:
+                kept = self._arranged[key]
+                if kept is not None:
+                    _arrange(view, kept, x, y)
+                    return
+            else:
+                self._place_views(view, x, y, w, h, clip)
+                self._arranged[key] = _arrangement(view, x, y)
+                return
+        self._place_views(view, x, y, w, h, clip)
+
+    def _place_views(self, view: View, x: int, y: int, w: int, h: int, clip: Box) -> None:
         view.bounds = (x, y, x + w, y + h)
         cl, ct, cr, cb = clip
         vis = (max(x, cl), max(y, ct), min(x + w, cr), min(y + h, cb))
@@ -342,3 +369,37 @@ class Layout:
                 # content shrank: clamp and lay out again at the valid offset
                 self._scroll.offsets[view.scroll_key] = extent
                 self._place_linear(view, kids, ix, iy, iw, ih, extent, clip)
+
+
+def _placed_children(view: View, clip: Box) -> list[View]:
+    """The children layout placed under a view with this clip (none when it is off screen)."""
+    if clip[2] <= clip[0] or clip[3] <= clip[1]:
+        return []
+    return [c for c in reversed(view.children) if c.visible]
+
+
+def _arrangement(view: View, x: int, y: int) -> tuple | None:
+    """Bounds and clips of a placed subtree's views relative to (x, y), in the order
+    `_arrange` walks; None when it holds a scrolling container (its offset is state)."""
+    out = []
+    stack = [view]
+    while stack:
+        node = stack.pop()
+        if node.scrollable and node.scroll_key:
+            return None
+        (left, top, right, bottom), clip = node.bounds, node.clip
+        out.append((left - x, top - y, right - x, bottom - y, clip[0] - x, clip[1] - y,
+                    clip[2] - x, clip[3] - y))
+        stack.extend(_placed_children(node, clip))
+    return tuple(out)
+
+
+def _arrange(view: View, kept: tuple, x: int, y: int) -> None:
+    """Place a subtree as `kept` (from a subtree with the same content number) at (x, y)."""
+    stack = [view]
+    for left, top, right, bottom, cl, ct, cr, cb in kept:
+        node = stack.pop()
+        node.bounds = (left + x, top + y, right + x, bottom + y)
+        node.clip = (cl + x, ct + y, cr + x, cb + y)
+        if cr > cl and cb > ct and node.children:
+            stack.extend([c for c in reversed(node.children) if c.visible])

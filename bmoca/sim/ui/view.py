@@ -120,7 +120,9 @@ class View:
 
     def add(self, *views: View | None) -> View:
         """Append children (None entries are skipped, to keep builders terse)."""
-        self.children.extend(v for v in views if v is not None)
+        if None in views:  # views compare by identity: a C-level scan
+            views = tuple([v for v in views if v is not None])
+        self.children.extend(views)
         return self
 
     def walk(self):

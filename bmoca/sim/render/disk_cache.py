@@ -1,0 +1,126 @@
+"""Rendered images kept on disk between processes.
+
+Every process used to draw the launcher's app icons again (4x supersampled, a circle
+mask, a blurred shadow: about a third of booting a phone). They are the same in every
+process on a machine, so the first process keeps them as PNG files (lossless: the pixels
+a phone shows are the same bytes) in the user's cache directory, and later ones read them;
+the wallpaper a phone is provisioned with (drawn and PNG-encoded) is kept the same way.
+
+An entry is named by a hash of everything its pixels come from: the request, the source of
+the render package (and of the code that made the entry), the versions of Pillow, its FreeType and zlib and
+numpy, and the font files' names, sizes and modification times. `BMOCA_ASSET_CACHE=off` turns the cache off, a path
+puts it there; a directory that cannot be written, or an entry that cannot be read, means
+drawing, as without the cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import platform
+from collections.abc import Callable, Hashable
+from functools import cache
+from pathlib import Path
+
+from PIL import Image
+
+ENV = "BMOCA_ASSET_CACHE"
+"""`off` (or 0, no, false) disables the cache; any other value is its directory."""
+
+
+def directory() -> Path | None:
+    """Where entries live, or None when the cache is off."""
+    setting = os.environ.get(ENV, "").strip()
+    if setting.lower() in ("off", "0", "no", "false"):
+        return None
+    if setting:
+        return Path(setting)
+    import platformdirs
+
+    return platformdirs.user_cache_path("bmoca", appauthor=False) / "assets"
+
+
+@cache
+def _salt() -> bytes:
+    """What every entry's pixels depend on besides its request."""
+    import numpy as np
+    from PIL import __version__ as pillow
+    from PIL import features
+
+    from bmoca.sim.render.icons import font_path
+    from bmoca.sim.render.text import font_face
+
+    digest = hashlib.sha256()
+    for part in (pillow, features.version("freetype2") or "", features.version("zlib") or "",
+                 np.__version__, platform.machine()):
+        digest.update(part.encode() + b"\0")
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    for font in (font_path(), Path(font_face("roboto").path)):
+        stat = font.stat()
+        digest.update(f"{font}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.digest()
+
+
+def _entry(kind: str, request: Hashable, suffix: str, sources: tuple[Path, ...] = ()
+           ) -> Path | None:
+    folder = directory()
+    if folder is None:
+        return None
+    digest = hashlib.sha256(_salt() + repr((kind, request)).encode())
+    for source in sources:
+        digest.update(source.read_bytes())
+    name = digest.hexdigest()[:40]
+    return folder / f"{kind}-{name}.{suffix}"
+
+
+def _keep(path: Path, write: Callable[[Path], None]) -> None:
+    """Write an entry whole or not at all; a disk that refuses it costs only the saving."""
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write(partial)
+        partial.replace(path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+
+
+def cached(kind: str, request: Hashable, mode: str, draw: Callable[[], Image.Image]
+           ) -> Image.Image:
+    """The image `draw()` makes for `request` (its repr names it), read from disk when an
+    earlier process drew it; `mode` is the mode it has."""
+    path = _entry(kind, request, "png")
+    if path is None:
+        return draw()
+    try:
+        image = Image.open(path)
+        image.load()
+        if image.mode == mode:
+            return image
+    except (OSError, ValueError, SyntaxError):  # absent, damaged or cut short: draw it
+        pass
+    image = draw()
+    _keep(path, lambda partial: image.save(partial, "PNG", compress_level=1))
+    return image
+
+
+def cached_bytes(kind: str, request: Hashable, make: Callable[[], bytes],
+                 sources: tuple[Path, ...]) -> bytes:
+    """The bytes `make()` gives for `request`, from disk when an earlier process made them
+    (an entry holds its own digest, so a damaged one is made again); `sources` are the
+    files of the code that makes them, outside the render package."""
+    path = _entry(kind, request, "bin", sources)
+    if path is None:
+        return make()
+    try:
+        blob = path.read_bytes()
+        data, digest = blob[:-32], blob[-32:]
+        if len(blob) >= 32 and hashlib.sha256(data).digest() == digest:
+            return data
+    except OSError:
+        pass
+    data = make()
+    _keep(path, lambda partial: partial.write_bytes(data + hashlib.sha256(data).digest()))
+    return data
