@@ -11,8 +11,8 @@ from conftest import bounds, logcat, nodes
 import bmoca.configs
 import bmoca.device
 from bmoca.formats import weekdays
-from bmoca.sim.render.layout_check import check_device
 from bmoca.sim.apps.clock import alarms_db
+from bmoca.sim.render.layout_check import check_device
 
 C = "com.google.android.deskclock:id/"
 DESK = "com.google.android.deskclock/com.android.deskclock.DeskClock"
