@@ -8,8 +8,10 @@ import pytest
 from conftest import bounds, logcat, nodes, tap_on
 from nearmiss.chrome import ALL_CHROME, C, menu, open_chrome, type_in_omnibox
 
+import bmoca.configs
 from bmoca import tasks
 from bmoca.device import DeviceConfig, connect
+from bmoca.sim.render.layout_check import check_device
 
 MENU_EN = ["New tab", "New incognito tab", "Bookmarks", "Recent tabs", "History", "Downloads"]
 
@@ -41,6 +43,20 @@ def test_the_launcher_alias_hands_over_to_the_tabbed_activity(device):
                     "search_provider_logo"):
         assert nodes(xml, resource_id=C + view_id), view_id
     assert tab_count_desc(device) == "1 open tab, tap to switch tabs"
+
+
+@pytest.mark.parametrize("config", ["test_env_100", "test_env_108"])
+def test_the_menus_icon_row_stays_on_a_narrow_screen(config):
+    """At 700 dpi the 260 dp menu is cut to the screen; its five icons must still fit."""
+    device = connect("sim", bmoca.configs.get(config))
+    open_chrome(device)
+    tap_on(device, resource_id=C + "menu_button")
+    width = device.screen_size()[0]
+    xml = device.dump_hierarchy()
+    for view_id in ("forward_menu_id", "reload_menu_id"):
+        left, _, right, _ = bounds(nodes(xml, resource_id=C + view_id)[0])
+        assert 0 <= left and right <= width, view_id
+    assert check_device(device) == []
 
 
 def test_the_menu_on_the_new_tab_page_and_on_a_web_page(device):

@@ -12,6 +12,7 @@ import bmoca.configs
 import bmoca.device
 from bmoca.formats import weekdays
 from bmoca.sim.apps.clock import alarms_db
+from bmoca.sim.render.layout_check import check_device
 
 C = "com.google.android.deskclock:id/"
 DESK = "com.google.android.deskclock/com.android.deskclock.DeskClock"
@@ -231,6 +232,16 @@ def test_day_buttons_follow_the_locales_week(config, first):
     assert sorted(weekdays.day_of_name(d) for d in descs) == list(range(7))
     assert [weekdays.day_of_name(n.get("content-desc")) for n in day_boxes(device)
             if n.get("checked") == "true"] in ([5, 6], [6, 5])
+
+
+@pytest.mark.parametrize("config", ["test_env_100", "test_env_105", "test_env_109"])
+def test_the_seven_day_slots_fit_the_expanded_card(config):
+    """Slots round to whole pixels each; seven rounded up must not overrun the card."""
+    device = clock(config)
+    tab(device, 0)
+    tap(device, resource_id=C + "arrow")
+    assert len(day_boxes(device)) == 7
+    assert [str(i) for i in check_device(device) if "repeat_days" in str(i)] == []
 
 
 def test_switching_the_preset_on_and_off():

@@ -24,6 +24,7 @@ import bmoca.configs
 import bmoca.device
 from bmoca import tasks
 from bmoca.device import DeviceConfig, connect
+from bmoca.sim.render.layout_check import check_device
 
 PREFS = "/data/data/com.niksoftware.snapseed/shared_prefs/Preferences.xml"
 
@@ -51,6 +52,17 @@ def test_the_welcome_screen_hands_over_and_the_start_screen_opens_the_picker(dev
     tap_on(device, resource_id=S + "logo_view")
     thumbs = nodes(device.dump_hierarchy(), resource_id=S + "image_thumbnail")
     assert [t.get("content-desc") for t in thumbs] == ["99_Colosseum.jpg"]
+
+
+@pytest.mark.parametrize("config", ["test_env_105", "test_env_108"])
+def test_the_picker_sheet_lies_over_the_start_screen(config):
+    """The sheet covers the start screen's lower part; the screen is not squeezed above it,
+    so its 'tap anywhere' line stays inside its own (now hidden) bounds."""
+    device = connect("sim", bmoca.configs.get(config))
+    open_snapseed(device)
+    tap_on(device, resource_id=S + "logo_view")
+    assert nodes(device.dump_hierarchy(), resource_id=S + "bottom_sheet")
+    assert check_device(device) == []
 
 
 def test_looks_and_noir_change_the_photo_and_the_tabs_are_selected(device):

@@ -3,7 +3,9 @@
 Why: a screen can be correct in the uiautomator dump yet unreadable in pixels (labels
 drawn over each other at 700 dpi, a two-line summary squeezed into a one-line row). These
 checks read the laid-out view tree and measure every label with the renderer itself
-(`painter.place_text`), so they see the boxes the painter really fills.
+(`painter.place_text`), so they see the boxes the painter really fills. Text that an opaque
+view painted later hides (a drawer, bottom sheet or menu over the content of the same
+window) is not visible, so it collides with nothing.
 """
 
 from __future__ import annotations
@@ -36,6 +38,39 @@ class _Label:
     box: Box
     """Where the text's line boxes are drawn, cut to what the painter's clip lets through."""
     path: str
+    order: int
+    """When the painter draws the view (pre-order, as `painter._window` walks the tree)."""
+
+
+@dataclass(frozen=True)
+class _Cover:
+    """An opaque background: whatever was painted before it under `box` is not visible."""
+    order: int
+    box: Box
+    """The filled area, cut to the painter's clip."""
+    bounds: Box
+    corner: int
+
+
+def _opaque(view: View) -> bool:
+    bg = view.bg
+    return bg is not None and (len(bg) == 3 or bg[3] >= 255)
+
+
+def _covers(cover: _Cover, box: Box) -> bool:
+    """Whether `box` lies inside the fill, away from its rounded-off corners."""
+    c = cover.box
+    if box[0] < c[0] or box[1] < c[1] or box[2] > c[2] or box[3] > c[3]:
+        return False
+    b, r = cover.bounds, cover.corner
+    near_left, near_right = box[0] < b[0] + r, box[2] > b[2] - r
+    near_top, near_bottom = box[1] < b[1] + r, box[3] > b[3] - r
+    return not ((near_left or near_right) and (near_top or near_bottom))
+
+
+def _hidden(label: _Label, box: Box, covers: list[_Cover]) -> bool:
+    """Whether an opaque view painted after the label hides all of it within `box`."""
+    return any(c.order > label.order and _covers(c, box) for c in covers)
 
 
 def _describe(view: View) -> str:
@@ -63,14 +98,21 @@ def _shown_text(view: View, theme_text) -> tuple[str, object] | None:
 
 
 def _labels(window: Window, scale: float, font_scale: float, locale: str, rtl: bool,
-            issues: list[Issue], text_color) -> list[_Label]:
-    """Every drawn label of a window with its box; clipped labels are reported on the way."""
+            issues: list[Issue], text_color, covers: list[_Cover]) -> list[_Label]:
+    """Every drawn label of a window with its box; clipped labels are reported on the way,
+    and opaque backgrounds are gathered into `covers`."""
     out: list[_Label] = []
     stack: list[tuple[View, Box, bool]] = [(window.root, window.box, False)]
+    order = 0
     while stack:
         view, clip, in_scroller = stack.pop()
         if not view.visible or not view.on_screen:
             continue
+        order += 1
+        if _opaque(view):
+            filled = _intersect(view.bounds, clip)
+            if filled is not None:
+                covers.append(_Cover(order, filled, view.bounds, int(view.corner * scale + 0.5)))
         shown = _shown_text(view, text_color)
         if shown is not None:
             top = None
@@ -86,7 +128,7 @@ def _labels(window: Window, scale: float, font_scale: float, locale: str, rtl: b
                                     f"{_describe(view)} draws its text at {list(box)}"))
             seen = _intersect(box, clip)
             if seen is not None:
-                out.append(_Label(view, seen, view.id))
+                out.append(_Label(view, seen, view.id, order))
         child_clip = view.clip if view.scrollable else clip
         for child in reversed(view.children):
             if not view.scrollable and child.visible and _has_text(child, text_color):
@@ -135,8 +177,9 @@ def check_frame(frame: Frame, size: tuple[int, int], locale: str, text_color) ->
     screen = (0, 0, size[0], size[1])
     issues: list[Issue] = []
     for window in frame.windows:
+        covers: list[_Cover] = []
         labels = _labels(window, layout.scale, layout.font_scale, locale, layout.rtl, issues,
-                         text_color)
+                         text_color, covers)
         labels.sort(key=lambda lab: lab.box[1])
         for i, a in enumerate(labels):
             for b in labels[i + 1:]:
@@ -146,7 +189,7 @@ def check_frame(frame: Frame, size: tuple[int, int], locale: str, text_color) ->
                 if hit is None or (hit[2] - hit[0] <= TOLERANCE_PX
                                    or hit[3] - hit[1] <= TOLERANCE_PX):
                     continue
-                if _related(a.view, b.view):
+                if _related(a.view, b.view) or _hidden(a, hit, covers) or _hidden(b, hit, covers):
                     continue
                 issues.append(Issue("overlap", window.kind,
                                     f"{_describe(a.view)} and {_describe(b.view)} draw text "

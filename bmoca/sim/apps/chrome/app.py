@@ -33,6 +33,8 @@ MENU_ITEMS = ("new_tab", "new_incognito_tab", "bookmarks", "recent_tabs", "histo
 """The app menu's rows, top to bottom; Share, Find in page and Add to Home screen only
 show on a web page."""
 PAGE_ONLY = {"share", "find_in_page", "add_to_home"}
+MENU_WIDTH_DP = 260
+MENU_MARGIN_DP = 4
 
 
 class ChromeLauncher(Activity):
@@ -146,12 +148,14 @@ class ChromeTabbedActivity(Activity):
                           ("download", "download", "offline_page_id"),
                           ("info", "page_info", "info_menu_id"),
                           ("refresh", "refresh", "reload_menu_id"))),
-                    width=MATCH, height=48, gravity="center_vertical", spacing=4)
+                    width=MATCH, height=48, gravity="center_vertical",
+                    spacing=_icon_spacing(ctx.system.screen_dp()[0]))
         return column(icons, scroller(*rows, key="chrome:menu", cls="android.widget.ListView",
                                       id=chid("app_menu_list"), width=MATCH,
                                       height=WRAP),
-                      cls="android.widget.FrameLayout", width=260, bg=c.menu, elevation=8,
-                      corner=4, gravity="end|top", margin=(0, 4, 4, 0), padding=(0, 4, 0, 8))
+                      cls="android.widget.FrameLayout", width=MENU_WIDTH_DP, bg=c.menu,
+                      elevation=8, corner=4, gravity="end|top", margin=(0, 4, MENU_MARGIN_DP, 0),
+                      padding=(0, 4, 0, 8))
 
     def _menu_row(self, ctx: Context, c: pages.Colors, key: str) -> View:
         def choose() -> None:
@@ -237,3 +241,10 @@ class ChromeApp(App):
 
     def initial_data(self) -> ChromeData:
         return ChromeData()
+
+
+def _icon_spacing(screen_dp: float) -> float:
+    """Gap between the menu's five 48 dp icons: 4 dp, less where the 260 dp menu is cut
+    to a narrow screen (700 dpi phones), so the refresh icon stays on the menu."""
+    menu = min(MENU_WIDTH_DP, screen_dp - MENU_MARGIN_DP)
+    return max(0.0, min(4.0, (menu - 5 * 48) / 4))

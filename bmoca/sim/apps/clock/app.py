@@ -332,8 +332,7 @@ class DeskClock(Activity):
     def _expanded_parts(self, ctx: Context, alarm) -> list[View]:
         t = ctx.t
         names = week(ctx.locale)
-        width_dp, _h = ctx.system.screen_dp()
-        slot = min(56.0, (width_dp - 16 - 24) / 7)
+        slot = _day_slot_dp(ctx.system)
         size = max(24.0, min(40.0, slot - 4))
 
         def day_button(day: int) -> View:
@@ -596,3 +595,20 @@ class ClockApp(App):
     def on_broadcast(self, ctx: Context, action: str) -> None:
         if action in ("android.intent.action.TIME_SET", "android.intent.action.TIMEZONE_CHANGED"):
             model.time_set(ctx)
+
+
+def _day_slot_dp(system) -> float:
+    """Width of one repeat-day slot: a seventh of the expanded card's inner width, at most
+    56 dp. Why the pixel clamp: each slot rounds to whole pixels on its own, so seven
+    rounded-up slots could overrun the card (4 px at 550 dpi) and cut off Saturday."""
+    scale = system.density / 160
+    width_px = system.screen_px()[0]
+    slot = min(56.0, (width_px / scale - 16 - 24) / 7)
+
+    def px(dp: float) -> int:
+        return int(dp * scale + 0.5)
+
+    inner_px = width_px - 2 * px(8) - px(16) - px(8)
+    if 7 * px(slot) > inner_px:
+        slot = (inner_px // 7) / scale
+    return slot

@@ -21,6 +21,7 @@ from bmoca.formats.phone_numbers import format_as_you_type, is_phone_number, num
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button, ime_inset, initial, letter_tile, tile_color
 from bmoca.sim.apps.messages import app as messages
+from bmoca.sim.render.painter import place_text
 from bmoca.sim.system import contacts as store
 from bmoca.sim.system.intent import FLAG_ACTIVITY_FORWARD_RESULT, FLAG_ACTIVITY_NEW_TASK, Intent
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
@@ -386,7 +387,7 @@ class QuickContactActivity(Activity):
         letter = initial(name)
         header = frame(
             text(letter, text_size=96, text_color=(255, 255, 255, 170), width=MATCH,
-                 height=MATCH, align="center", cls="") if letter else
+                 height=MATCH, align="center", cls="", draw=_paint_letter) if letter else
             icon("person", 120, icon_color=(255, 255, 255, 170), icon_filled=True,
                  gravity="center", cls=""),
             column(bar, cls="android.widget.FrameLayout", width=MATCH, height=WRAP),
@@ -598,3 +599,11 @@ class ContactsApp(App):
 
     def on_boot(self, ctx: Context) -> None:
         store.ensure(ctx.system.state.vfs)
+
+
+def _paint_letter(canvas, view: View) -> None:
+    """The header's letter is Android's LetterTileDrawable, an image under the name, not a
+    label: painted as a drawing, so the layout checks do not read it as text."""
+    sprite, x, y = place_text(view, view.text, view.text_color, canvas.scale,
+                              canvas.font_scale, canvas.locale, canvas.rtl, None)
+    canvas.paste(sprite, x, y, view.clip)

@@ -103,8 +103,12 @@ class MainActivity(Activity):
             return self._noir(ctx, c)
         else:
             body = self._editor(ctx, c)
-        return column(bar, body, self._picker(ctx, c) if self.picker else None,
-                      width=MATCH, height=MATCH, bg=c.background)
+        if self.picker:
+            # The picker is a bottom sheet over the screen, as on the phone: the screen
+            # keeps its full height under it instead of being squeezed above it.
+            body.height, body.weight = MATCH, 0
+            body = frame(body, self._picker(ctx, c), cls="", width=MATCH, height=0, weight=1)
+        return column(bar, body, width=MATCH, height=MATCH, bg=c.background)
 
     def _start(self, ctx: Context, c: model.Colors) -> View:
         message = ctx.t("snapseed.cannot_open") if self.error else ""
@@ -145,7 +149,7 @@ class MainActivity(Activity):
                 cls="android.widget.LinearLayout", id=sid("open_from_device"), height=56,
                 width=MATCH, padding=(16, 0, 16, 0), clickable=True, gravity="center_vertical"),
             cls="android.widget.FrameLayout", id=sid("bottom_sheet"), width=MATCH, height=WRAP,
-            bg=c.surface, elevation=16, corner=8)
+            bg=c.surface, elevation=16, corner=8, gravity="bottom")
 
     def _editor(self, ctx: Context, c: model.Colors) -> View:
         vfs = ctx.system.state.vfs
