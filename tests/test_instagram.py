@@ -132,6 +132,21 @@ def test_reels_are_dark_in_the_light_theme():
     assert shot[(tab_bar[1] + tab_bar[3]) // 2, 5].mean() < 30
 
 
+def test_an_overfull_reels_row_squeezes_its_last_view_at_700_dpi():
+    """Urdu at 700 dpi: avatar, author and Follow are wider than the row; as Android's
+    LinearLayout, the last view gets what the others left (its label wraps) instead of
+    sticking out of the row."""
+    from bmoca.sim.render.layout_check import check_device
+
+    device = instagram("test_env_108")
+    tap(device, "clips_tab")
+    follow = nodes(device.dump_hierarchy(), text="فالو کریں")[0]
+    row = follow.getparent()
+    assert bounds(row)[0] <= bounds(follow)[0] and bounds(follow)[2] <= bounds(row)[2]
+    assert check_device(device) == []
+
+
+
 # -- the tasks ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("task_id", ALL_INSTAGRAM)

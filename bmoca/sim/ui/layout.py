@@ -317,7 +317,10 @@ class Layout:
                 ml, mt, mr, mb = self.px4(child.margin)
                 used += (mt + mb) if vertical else (ml + mr)
                 continue
-            cw, ch = self._size(child, iw, ih if not view.scrollable else 1 << 20)
+            # A horizontal LinearLayout offers each child what the ones before it left
+            # (Android's measureChildWithMargins), so the last of an overfull row is squeezed.
+            offered = iw if vertical else max(0, iw - used)
+            cw, ch = self._size(child, offered, ih if not view.scrollable else 1 << 20)
             sizes.append((cw, ch))
             ml, mt, mr, mb = self.px4(child.margin)
             used += (ch + mt + mb) if vertical else (cw + ml + mr)
