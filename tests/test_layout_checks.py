@@ -124,7 +124,7 @@ def test_rows_grow_with_their_wrapped_text():
 @pytest.mark.slow
 @pytest.mark.parametrize("config_id", ["test_env_105", "test_env_108", "test_env_109"])
 def test_every_frame_of_every_expert_lays_out_cleanly(config_id):
-    """Korean at 440 dpi and font 1.3, Urdu at 700 dpi and the Arabic tablet: every screen
+    """Korean at 550 dpi, Urdu at 700 dpi and the Arabic tablet: every screen
     the experts of all tasks pass through."""
     assert expert_frame_issues(config_id, tasks.list()) == []
 
