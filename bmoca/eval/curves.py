@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bmoca.agents.learned import is_learned_agent
+
 SUFFIX = ".curve.jsonl"
-CHECKPOINT_AGENTS = ("bc", "ppo", "dqn", "iql")
 COLUMNS = (("iteration", "iteration"), ("timesteps", "env steps"), ("episodes", "episodes"),
            ("success_rate", "exploring success"), ("mean_return", "mean return"),
            ("greedy_train", "greedy, train configs"), ("greedy_eval", "greedy, eval configs"),
@@ -69,8 +70,8 @@ def load(path: str | Path, name: str | None = None) -> Curve:
 def beside_checkpoint(agent_spec: str) -> Path | None:
     """The curve file that `bmoca train` wrote beside the checkpoint an agent spec names
     (`ppo:runs/ppo.pt` -> `runs/ppo.curve.jsonl`), if it exists."""
-    kind, _, target = agent_spec.partition(":")
-    if kind not in CHECKPOINT_AGENTS or not target:
+    target = agent_spec.partition(":")[2]
+    if not is_learned_agent(agent_spec) or not target:
         return None
     path = Path(target).with_suffix(SUFFIX)
     return path if path.is_file() else None
