@@ -48,10 +48,10 @@ class SimDevice(Device):
         self._epoch = 0
         """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
         self._painted: tuple | None = None
-        self._images: dict[int, tuple] = {}
-        """id(screenshot array) -> (a weak reference to it, the image it was read from)."""
         """(size, what the windows looked like, the state's mark, a weak reference to the
         array) of the last paint, while it may be reused."""
+        self._images: dict[int, tuple] = {}
+        """id(screenshot array) -> (a weak reference to it, the image it was read from)."""
         self._painter = None
         self._bars: dict = {}
         self._fingerprinter = Fingerprinter()
