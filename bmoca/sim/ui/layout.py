@@ -30,6 +30,14 @@ class ScrollState:
 
 
 @cache
+def dimension_px(dp: float, scale: float) -> int:
+    """Android's getDimensionPixelSize: round half up, at least 1 for positive sizes."""
+    if not dp:
+        return 0
+    value = int(dp * scale + 0.5)
+    return value if value else (1 if dp > 0 else -1)
+
+
 def parse_gravity(gravity: str) -> tuple[str, str]:
     """"end|center_vertical" -> ("end", "center"); "center" centers both ways."""
     horizontal, vertical = "start", "top"
@@ -66,11 +74,7 @@ class Layout:
         self.display = display
 
     def px(self, dp: float) -> int:
-        """Android's getDimensionPixelSize: round half up, at least 1 for positive sizes."""
-        if not dp:
-            return 0
-        value = int(dp * self.scale + 0.5)
-        return value if value else (1 if dp > 0 else -1)
+        return dimension_px(dp, self.scale)
 
     def px4(self, box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
         """Padding or margin in pixels, cached (every view has one of a few shapes)."""

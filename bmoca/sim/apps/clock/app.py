@@ -34,6 +34,7 @@ from bmoca.sim.apps.clock.api import (
 )
 from bmoca.sim.apps.clock.picker import AMPM_FIRST, Picker, PickerState
 from bmoca.sim.system.intent import Intent
+from bmoca.sim.ui.layout import dimension_px
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
 
 PACKAGE = model.PACKAGE
@@ -606,7 +607,7 @@ def _day_slot_dp(system) -> float:
     slot = min(56.0, (width_px / scale - 16 - 24) / 7)
 
     def px(dp: float) -> int:
-        return int(dp * scale + 0.5)
+        return dimension_px(dp, scale)  # as layout rounds each slot
 
     inner_px = width_px - 2 * px(8) - px(16) - px(8)
     if 7 * px(slot) > inner_px:
