@@ -232,8 +232,8 @@ def make_model(network: Policy, settings: RLSettings, vec: Any,
                              exploration_fraction=0.0,
                              exploration_initial_eps=settings.exploration,
                              exploration_final_eps=settings.exploration,
-                             **_replay_kwargs(settings), policy_kwargs=policy_kwargs, seed=settings.seed, device="cpu",
-                             verbose=0)
+                             **_replay_kwargs(settings), policy_kwargs=policy_kwargs,
+                             seed=settings.seed, device="cpu", verbose=0)
     return model, lambda: model.policy.q_net.features_extractor.network
 
 
@@ -262,13 +262,9 @@ def _curve_callback(base: type, settings: RLSettings, task: tasks.Task,
         def _on_training_start(self) -> None:
             """Iteration 0: where the starting (BC) policy stands, before any update."""
             if settings.eval_every:
-                row: dict[str, Any] = {"iteration": 0, "timesteps": 0, "episodes": 0,
-                                       "success_rate": None, "mean_return": None,
-                                       "seconds": 0.0, "env_steps_per_s": 0.0}
+                row = self._row()
                 self._evaluate(row)
-                curve.append(row)
-                if on_row is not None:
-                    on_row(row)
+                self._record(row)
             self.started = time.perf_counter()
 
         def _on_step(self) -> bool:
@@ -296,20 +292,27 @@ def _curve_callback(base: type, settings: RLSettings, task: tasks.Task,
                     self._evaluate(curve[-1])  # the last iteration's row gets the final eval
                 return
             self.iteration += 1
+            row = self._row()
+            if final or (settings.eval_every and self.iteration % settings.eval_every == 0):
+                self._evaluate(row)
+            self._record(row)
+            self.returns, self.wins = [], []
+
+        def _row(self) -> dict[str, Any]:
+            """The iteration's row from the episodes finished in it (none at iteration 0)."""
             elapsed = time.perf_counter() - self.started
-            row: dict[str, Any] = {
+            return {
                 "iteration": self.iteration, "timesteps": int(self.num_timesteps),
                 "episodes": len(self.returns),
                 "success_rate": round(float(np.mean(self.wins)), 4) if self.wins else None,
                 "mean_return": round(float(np.mean(self.returns)), 4) if self.returns else None,
                 "seconds": round(elapsed, 1),
                 "env_steps_per_s": round(self.num_timesteps / elapsed, 1) if elapsed else 0.0}
-            if final or (settings.eval_every and self.iteration % settings.eval_every == 0):
-                self._evaluate(row)
+
+        def _record(self, row: dict[str, Any]) -> None:
             curve.append(row)
             if on_row is not None:
                 on_row(row)
-            self.returns, self.wins = [], []
 
         def _evaluate(self, row: dict[str, Any]) -> None:
             network = tuned()
