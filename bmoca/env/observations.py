@@ -192,8 +192,8 @@ def _marked(element: Element, width: int, height: int) -> bool:
     return (x2 - x1) * (y2 - y1) < 0.9 * width * height
 
 
-def set_of_marks(screenshot: np.ndarray | Image.Image, elements: Sequence[Element], size: tuple[int, int],
-                 *, only: set[int] | None = None) -> np.ndarray:
+def set_of_marks(screenshot: np.ndarray | Image.Image, elements: Sequence[Element],
+                 size: tuple[int, int], *, only: set[int] | None = None) -> np.ndarray:
     """The screenshot resized to `size` with each element's box and numeric tag drawn.
 
     A Set-of-Mark image lets a multimodal agent name elements by tag, as in `tap(n)`.
