@@ -7,10 +7,10 @@ a phone shows are the same bytes) in the user's cache directory, and later ones 
 the wallpaper a phone is provisioned with (drawn and PNG-encoded) is kept the same way.
 
 An entry is named by a hash of everything its pixels come from: the request, the source of
-the render package (and of the code that made the entry), the versions of Pillow, its FreeType and zlib and
-numpy, and the font files' names, sizes and modification times. `BMOCA_ASSET_CACHE=off` turns the cache off, a path
-puts it there; a directory that cannot be written, or an entry that cannot be read, means
-drawing, as without the cache.
+the render package (and of the code that made the entry), the versions of Pillow, its
+FreeType and zlib and numpy, and the font files' names, sizes and modification times.
+`BMOCA_ASSET_CACHE=off` turns the cache off, a path puts it there; a directory that cannot
+be written, or an entry that cannot be read, means drawing, as without the cache.
 """
 
 from __future__ import annotations
@@ -63,6 +63,12 @@ def _salt() -> bytes:
     return digest.digest()
 
 
+@cache
+def _source_digest(source: Path) -> bytes:
+    """A code file's digest, read once per process (as the render package's, in `_salt`)."""
+    return hashlib.sha256(source.read_bytes()).digest()
+
+
 def _entry(kind: str, request: Hashable, suffix: str, sources: tuple[Path, ...] = ()
            ) -> Path | None:
     folder = directory()
@@ -70,7 +76,7 @@ def _entry(kind: str, request: Hashable, suffix: str, sources: tuple[Path, ...] 
         return None
     digest = hashlib.sha256(_salt() + repr((kind, request)).encode())
     for source in sources:
-        digest.update(source.read_bytes())
+        digest.update(_source_digest(source))
     name = digest.hexdigest()[:40]
     return folder / f"{kind}-{name}.{suffix}"
 
