@@ -90,10 +90,10 @@ class Report:
     factors: list[Any] = field(default_factory=list)
     """`bmoca.eval.factors.FactorTable`s of agents run on a factor grid (factors.html)."""
     factor_plots: list[str] = field(default_factory=list)
-    curves: list[Any] = field(default_factory=list)
-    """`bmoca.eval.curves.Curve`s of the RL fine-tuning behind the evaluated agents."""
-    curve_plots: dict[str, str] = field(default_factory=dict)
-    """Curve name -> its plot's file name (no extension), where drawn."""
+    curves: list[learning_curves.Curve] = field(default_factory=list)
+    """The learning curves of the RL fine-tuning behind the evaluated agents."""
+    curve_plots: list[str] = field(default_factory=list)
+    """File names (no extension) of the curves' plots, where drawn: their `slug`s."""
 
     @property
     def markdown(self) -> Path:
@@ -403,8 +403,8 @@ def _curves_markdown(report: Report) -> list[str]:
     lines = ["## Learning curves", "", f"*{learning_curves.CAPTION}*", ""] if report.curves else []
     for c in report.curves:
         lines += [f"### `{c.name}`", "", f"`{c.path}`: {learning_curves.summary(c)}.", ""]
-        if c.name in report.curve_plots:
-            lines += [f"![{c.name}](plots/{report.curve_plots[c.name]}.png)", ""]
+        if c.slug in report.curve_plots:
+            lines += [f"![{c.name}](plots/{c.slug}.png)", ""]
         lines += _md_table(*learning_curves.rows(c))
     return lines
 
@@ -415,9 +415,8 @@ def _curves_html(report: Report) -> list[str]:
     for c in report.curves:
         body += [f"<h3><code>{_e(c.name)}</code></h3>",
                  f"<p><code>{_e(c.path)}</code>: {_e(learning_curves.summary(c))}.</p>"]
-        if c.name in report.curve_plots:
-            name = report.curve_plots[c.name]
-            body.append(f'<img class="plot" src="plots/{_e(name)}.png" alt="{_e(c.name)}">')
+        if c.slug in report.curve_plots:
+            body.append(f'<img class="plot" src="plots/{_e(c.slug)}.png" alt="{_e(c.name)}">')
         body.append(_html_table(*learning_curves.rows(c)))
     return body
 
@@ -556,7 +555,7 @@ def _plots(report: Report) -> None:
         report.plot_note = f"Plots skipped: {exc}"
         return
     report.plots = list(PLOTS)
-    report.curve_plots = {c.name: learning_curves.plot(c, plot_dir) for c in report.curves}
+    report.curve_plots = [learning_curves.plot(c, plot_dir) for c in report.curves]
 
 
 def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: bool = True,
@@ -613,11 +612,12 @@ def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: boo
     return report
 
 
-def _load_curves(runs: Sequence[RunRow], named: Sequence[str | Path]) -> list[Any]:
+def _load_curves(runs: Sequence[RunRow], named: Sequence[str | Path]
+                 ) -> list[learning_curves.Curve]:
     """The curves named, then those beside the runs' checkpoints, each file once."""
     paths = [Path(p) for p in named]
     paths += [p for p in (learning_curves.beside_checkpoint(r.agent) for r in runs) if p]
-    loaded: list[Any] = []
+    loaded: list[learning_curves.Curve] = []
     for path in dict.fromkeys(p.resolve() for p in paths):
         try:
             curve = learning_curves.load(path)
