@@ -87,12 +87,10 @@ def test_the_screen_state_depends_on_the_screen_not_on_the_path(device):
 
 @pytest.mark.parametrize("algo", ["ppo", "dqn"])
 def test_rl_starts_from_the_bc_policy_itself(algo):
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
     torch.manual_seed(0)
     network = build_policy({"arch": "small"}).eval()
     settings = rl.RLSettings(algo=algo, task="gmail/open_Gmail", configs=["train_env_000"])
-    vec = DummyVecEnv([lambda: TaskEnv("gmail/open_Gmail", ["train_env_000"])])
+    vec = _vec("gmail/open_Gmail")
     model, tuned = rl.make_model(network, settings, vec, "Open Gmail")
     if algo == "dqn":  # E.1's success and failure buffers by default
         assert type(model.replay_buffer).__name__ == "SuccessFailureReplayBuffer"
