@@ -18,7 +18,7 @@ from bmoca.sim.apps.systemui.app import NAV_KEYS
 from bmoca.sim.frame import compose, with_bars
 from bmoca.sim.system.clock import ClockRangeError
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
-from bmoca.sim.system.statecopy import Fingerprinter
+from bmoca.sim.system.statecopy import Fingerprinter, StateImage
 from bmoca.sim.system.windows import Frame
 from bmoca.sim.ui.view import View
 
@@ -41,7 +41,7 @@ class SimDevice(Device):
         self.serial = serial
         self.hardware = hardware or Hardware(1080, 2160, 440, "Pixel 3")
         self.snapshot_dir = Path(snapshot_dir) if snapshot_dir else None
-        self._snapshots: dict[str, bytes] = {}
+        self._snapshots: dict[str, StateImage] = {}
         self._frame: Frame | None = None
         self._last_frame: Frame | None = None
         """The frame before the last input: windows that did not change take its layout."""
@@ -510,6 +510,9 @@ class SimDevice(Device):
         state = pickle.loads(blob)
         if not isinstance(state, SystemState):
             raise InvalidInput("not a bmoca device snapshot")
+        self._restore(state)
+
+    def _restore(self, state: SystemState) -> None:
         self._system = SystemServer(state, self._system.apps, Context)
         self.hardware = state.hardware
         self._epoch += 1
@@ -519,30 +522,28 @@ class SimDevice(Device):
         """Keep the state under `name` (in memory; also as a checked file in snapshot_dir)."""
         path = snapshots.path_for(self.snapshot_dir, name) if self.snapshot_dir else None
         name = snapshots.check_name(name)
-        blob = self.snapshot_bytes()
-        self._snapshots[name] = blob
+        self._snapshots[name] = StateImage(self._system.state)
         if path is not None:
             self.snapshot_dir.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(snapshots.encode(blob))
+            tmp.write_bytes(snapshots.encode(self.snapshot_bytes()))
             tmp.replace(path)
 
     def snapshot_load(self, name: str) -> None:
         """Restore `name`; a file is read only through the checked format (no code runs)."""
         name = snapshots.check_name(name)
-        blob = self._snapshots.get(name)
-        if blob is None and self.snapshot_dir is not None:
+        image = self._snapshots.get(name)
+        if image is None and self.snapshot_dir is not None:
             path = snapshots.path_for(self.snapshot_dir, name)
             if path.is_file():
                 state = snapshots.decode(path.read_bytes(), str(path))
                 if not isinstance(state, SystemState):
                     raise InvalidInput(f"{path} does not hold a bmoca device state")
-                blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-                self._snapshots[name] = blob
-        if blob is None:
+                image = self._snapshots[name] = StateImage(state)
+        if image is None:
             known = sorted(self._snapshots)
             raise InvalidInput(f"no snapshot named {name!r}; saved: {known or 'none'}")
-        self.restore_bytes(blob)
+        self._restore(image.state())
 
     def snapshots(self) -> list[str]:
         names = set(self._snapshots)
