@@ -210,6 +210,33 @@ def test_an_unchanged_screen_is_laid_out_once():
     assert device.dump_hierarchy() is xml
 
 
+def test_a_screen_seen_a_few_inputs_ago_takes_its_layout_and_dump_again():
+    """Home, Settings, home, Settings, home: the home screen is not laid out or dumped anew,
+    and every dump on the way (the app drawer too) is what a phone building from scratch
+    dumps."""
+    def walk(device) -> list:
+        width, height = device.screen_size()
+        dumps = [device.dump_hierarchy()]
+        for step in (lambda: device.shell("am start -n com.android.settings/.Settings"),
+                     lambda: device.press("HOME"),
+                     lambda: device.shell("am start -n com.android.settings/.Settings"),
+                     lambda: device.press("HOME"),
+                     lambda: device.swipe(width // 2, int(height * 0.8), width // 2,
+                                          int(height * 0.2), 300),
+                     lambda: device.press("HOME")):
+            step()
+            dumps.append(device.dump_hierarchy())
+        return dumps
+
+    reused = connect("sim", configs.get("test_env_109"))
+    fresh = connect("sim", configs.get("test_env_109"))
+    fresh.reuse_layout = False
+    seen, expected = walk(reused), walk(fresh)
+    assert seen == expected
+    assert seen[2] is seen[0] and seen[4] is seen[0], "home was dumped again"
+    assert seen[1] != seen[0] and seen[5] != seen[0] and seen[6] == seen[0]
+
+
 def _settings_walk(device) -> list:
     """Open Settings, scroll down and up, open a page, go back: every dump on the way."""
     width, height = device.screen_size()

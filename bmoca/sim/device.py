@@ -15,7 +15,7 @@ from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
 from bmoca.sim.apps.systemui import state as systemui_state
 from bmoca.sim.apps.systemui.app import NAV_KEYS
-from bmoca.sim.frame import compose, with_bars
+from bmoca.sim.frame import RecentWindows, compose, with_bars
 from bmoca.sim.system.clock import ClockRangeError
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
 from bmoca.sim.system.statecopy import Fingerprinter, StateImage
@@ -45,6 +45,8 @@ class SimDevice(Device):
         self._frame: Frame | None = None
         self._last_frame: Frame | None = None
         """The frame before the last input: windows that did not change take its layout."""
+        self._recent = RecentWindows()
+        """Windows laid out lately: a screen seen again takes their layout and dump."""
         self._epoch = 0
         """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
         self._painted: tuple | None = None
@@ -126,7 +128,8 @@ class SimDevice(Device):
                             self._bars, last,
                             lambda text, size, weight, max_width, max_lines: len(
                                 renderer.wrap(text, size, weight, locale, max_width, max_lines)),
-                            SHARED_SIZES if self.reuse_layout else None)
+                            SHARED_SIZES if self.reuse_layout else None,
+                            self._recent if self.reuse_layout else None)
             self._touches += 1  # building a screen may set up an app's data
             frame.state = self._mark()
             self._frame = frame

@@ -22,14 +22,40 @@ from bmoca.sim.ui.theme import is_dark
 from bmoca.sim.ui.view import MATCH, Box, View, frame
 
 
+class RecentWindows:
+    """The last few windows a phone laid out: a screen seen a few inputs ago (home after
+    HOME, a list scrolled back to where it was, the page BACK returns to) takes their
+    layout and dump instead of new ones. Only windows with the same key (tree signature,
+    box, display, focus, scroll state) are taken, as from the frame just before."""
+
+    def __init__(self, size: int = 8):
+        self.size = size
+        self._windows: list[Window] = []
+
+    def find(self, kind: str, key: tuple) -> Window | None:
+        for window in reversed(self._windows):
+            if window.kind == kind and window.key == key:
+                return window
+        return None
+
+    def remember(self, window: Window, replacing: Window | None) -> None:
+        """Keep `window`, in place of `replacing`, the window it took its layout from (the
+        newer is the one whose dump will be made)."""
+        kept = [w for w in self._windows if w is not replacing]
+        kept.append(window)
+        self._windows = kept[-self.size:]
+
+
 def compose(system: SystemServer, width: int, height: int, measure,
             bars_cache: dict | None = None, previous: Frame | None = None,
-            line_count=None, sizes: MeasureCache | None = None) -> Frame:
+            line_count=None, sizes: MeasureCache | None = None,
+            recent: RecentWindows | None = None) -> Frame:
     """The frame for the state as it is; windows whose built tree is the same as in
-    `previous` (same signature, box, display and scroll state) take its layout.
-    `line_count(text, size, weight, max_width, max_lines)` is the renderer's line breaking,
-    which rows with wrapping text grow by; `sizes` keeps measured subtrees across frames
-    (`measure` must then depend on nothing but the display: density, font scale, locale)."""
+    `previous` or among the `recent` ones (same signature, box, display and scroll state)
+    take its layout. `line_count(text, size, weight, max_width, max_lines)` is the
+    renderer's line breaking, which rows with wrapping text grow by; `sizes` keeps measured
+    subtrees across frames (`measure` must then depend on nothing but the display: density,
+    font scale, locale)."""
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
     display = (system.density, system.font_scale, rtl, system.locale)
     layout = Layout(system.density, system.font_scale, rtl, measure, line_count, sizes, display)
@@ -40,15 +66,21 @@ def compose(system: SystemServer, width: int, height: int, measure,
         """The window of `kind`, laid out, or with the layout and dump of the one before."""
         previous = before.get(kind)
         key = (signature(tree), box, (display, focus), _scroll_key(offsets))
+        if (previous is None or previous.key != key) and recent is not None:
+            previous = recent.find(kind, key)
         if previous is not None and previous.key == key:
             transplant(previous.laid_out, tree)
             dumped = previous.dumped if previous.package == window["package"] else None
         else:
+            previous = None
             layout.run(tree, box, offsets)
             key, dumped = key[:3] + (_scroll_key(offsets),), None  # extents as laid out
         window.setdefault("root", tree)
         window.setdefault("scroll", offsets)
-        return Window(kind, box=box, key=key, laid_out=tree, dumped=dumped, **window)
+        placed = Window(kind, box=box, key=key, laid_out=tree, dumped=dumped, **window)
+        if recent is not None:
+            recent.remember(placed, previous)
+        return placed
 
     sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
     record = system.am.top_record()

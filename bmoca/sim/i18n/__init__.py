@@ -77,14 +77,20 @@ class Strings:
         self.rtl = is_rtl(self.locale)
         self._own = _table(self.locale)
         self._base = _table("en-US")
+        self._found: dict[str, str] = {}
+        """key -> its text, as looked up before: screens ask for the same few keys at
+        every build (a launcher asks for each app's label)."""
 
     def get(self, key: str, **fmt) -> str:
-        package = _app_label_package(key)
-        text = app_table.label_in(package, self.locale) if package else self._own.get(key)
+        text = self._found.get(key)
         if text is None:
-            text = self._base.get(key)
+            package = _app_label_package(key)
+            text = app_table.label_in(package, self.locale) if package else self._own.get(key)
             if text is None:
-                raise KeyError(f"no string resource {key!r}")
+                text = self._base.get(key)
+                if text is None:
+                    raise KeyError(f"no string resource {key!r}")
+            self._found[key] = text
         return text.format(**fmt) if fmt else text
 
     __call__ = get
