@@ -4,7 +4,12 @@ YAML parser, a full pickle of the state), along expert and random episodes."""
 
 from __future__ import annotations
 
+import abc
+import collections
 import copy
+import dataclasses
+import datetime as dt
+import enum
 import hashlib
 import pickle
 from importlib import resources
@@ -21,7 +26,7 @@ from bmoca.configs import _FastLoader, _Loader
 from bmoca.device import connect
 from bmoca.env import DevicePool
 from bmoca.formats import yamlload
-from bmoca.sim.system.statecopy import Checkpoint, Fingerprinter
+from bmoca.sim.system.statecopy import Checkpoint, Fingerprinter, dumps
 from bmoca.tasks.loader import _FastYamlLoader, _YamlLoader
 
 PACKAGE = Path(str(resources.files("bmoca")))
@@ -100,6 +105,41 @@ def test_log_lines_count_in_the_fingerprint_as_they_did_in_the_full_pickle(phone
     assert running.fingerprint(state) == with_one, "the lines taken back: as before"
     state.logs.clear()
     assert running.fingerprint(state) == Fingerprinter().fingerprint(state)
+
+
+class _Colour(enum.Enum):
+    RED = 1
+
+
+class _Abstract(abc.ABC):
+    pass
+
+
+@dataclasses.dataclass(slots=True)
+class _Slotted:
+    x: int = 0
+
+
+@dataclasses.dataclass
+class _Plain:
+    x: int = 0
+    more: dict = dataclasses.field(default_factory=dict)
+
+
+def test_the_fast_pickler_writes_the_bytes_pickle_writes():
+    """Its shortcut is for plain objects only: hooks, slots, metaclasses, containers and
+    the copyreg table reduce as they do without it."""
+    tricky = [_Colour.RED, _Colour, _Abstract, _Slotted(2), _Plain(), _Plain(3, {"c": _Colour.RED}),
+              collections.deque([1, 2], maxlen=4), collections.OrderedDict(a=1),
+              dt.datetime(2020, 1, 2, 3, 4), complex(1, 2), len, {1, 2}, [_Plain(), _Plain()]]
+    for value in tricky:
+        assert dumps(value) == pickle.dumps(value, pickle.HIGHEST_PROTOCOL), value
+    for config in ("train_env_000", "test_env_105", "test_env_109"):
+        device = connect("sim", configs.get(config))
+        device.shell("am start -n com.android.settings/.Settings")
+        device.dump_hierarchy()
+        state = device.system.state
+        assert dumps(state) == pickle.dumps(state, pickle.HIGHEST_PROTOCOL), config
 
 
 def test_a_checkpoint_sees_file_and_setting_changes_and_puts_them_back(phone):

@@ -11,14 +11,60 @@ and is still pickled, so both tell exactly the changes the full pickle told.
 from __future__ import annotations
 
 import copy
+import copyreg
 import hashlib
+import io
 import itertools
+import operator
 import pickle
 from typing import Any
 
 from bmoca.sim.system.server import SystemState
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+
+class _Reducers(dict):
+    """A pickler's dispatch table that gives a plain object (attributes in `__dict__`, no
+    pickling hooks of its own) the reduction `object.__reduce_ex__` would give it, without
+    the half dozen attribute lookups that find no hook: a third off pickling the state's
+    dataclasses, the same bytes. Anything else reduces as it would without the table."""
+
+    def __missing__(self, cls: type):
+        if issubclass(cls, type):  # a class with a metaclass: the pickler saves it by name
+            raise KeyError(cls)
+        if _plain(cls):
+            newobj = copyreg.__newobj__
+
+            def reduce(obj: Any, cls: type = cls) -> tuple:
+                return newobj, (cls,), obj.__dict__ or None
+        else:
+            reduce = copyreg.dispatch_table.get(cls) or operator.methodcaller(
+                "__reduce_ex__", _PROTOCOL)
+        self[cls] = reduce
+        return reduce
+
+
+def _plain(cls: type) -> bool:
+    if issubclass(cls, (list, dict, set, tuple)) or cls in copyreg.dispatch_table:
+        return False
+    hooks = (cls.__reduce_ex__ is object.__reduce_ex__ and cls.__reduce__ is object.__reduce__
+             and cls.__getstate__ is object.__getstate__
+             and not hasattr(cls, "__getnewargs_ex__") and not hasattr(cls, "__getnewargs__"))
+    return hooks and "__dict__" in dir(cls) and not any(
+        "__slots__" in vars(base) for base in cls.__mro__[:-1])
+
+
+_REDUCERS = _Reducers()
+
+
+def dumps(obj: Any) -> bytes:
+    """`pickle.dumps(obj, HIGHEST_PROTOCOL)`, byte for byte, faster for the state's objects."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, _PROTOCOL)
+    pickler.dispatch_table = _REDUCERS
+    pickler.dump(obj)
+    return out.getvalue()
 
 
 class Fingerprinter:
@@ -66,8 +112,7 @@ class Fingerprinter:
         shallow.clock = None  # type: ignore[assignment]
         shallow.vfs = None  # type: ignore[assignment]
         shallow.logs = None  # type: ignore[assignment]
-        blob = pickle.dumps((shallow, files, vfs.dirs, self._log_digest(state.logs)),
-                            protocol=_PROTOCOL)
+        blob = dumps((shallow, files, vfs.dirs, self._log_digest(state.logs)))
         return hashlib.blake2b(blob, digest_size=16).digest()
 
 
@@ -106,7 +151,7 @@ class StateImage:
         vfs = copy.copy(state.vfs)
         vfs.files = {}
         shallow.vfs = vfs
-        self._blob = pickle.dumps(shallow, protocol=_PROTOCOL)
+        self._blob = dumps(shallow)
         self._files = dict(state.vfs.files)
 
     def state(self) -> SystemState:
@@ -122,4 +167,4 @@ def _without_files_and_logs(state: SystemState) -> bytes:
     vfs = copy.copy(state.vfs)
     vfs.files, vfs.dirs = {}, set()
     shallow.vfs = vfs
-    return pickle.dumps(shallow, protocol=_PROTOCOL)
+    return dumps(shallow)
