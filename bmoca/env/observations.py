@@ -111,6 +111,19 @@ def translate(xml: str | bytes) -> list[Element]:
     This is the B-MoCA translator: post-order means the outermost full-screen container
     gets the largest tag, and tags are stable for a given hierarchy.
     """
+    if isinstance(xml, str):
+        return list(_translated(xml))
+    return _translate(xml)
+
+
+@functools.lru_cache(maxsize=16)
+def _translated(xml: str) -> tuple[Element, ...]:
+    """The elements of a dump seen lately: a screen that did not change is dumped as the
+    same text, and parsing it again was a sixth of a validate episode."""
+    return tuple(_translate(xml))
+
+
+def _translate(xml: str | bytes) -> list[Element]:
     elements: list[Element] = []
     for node in nodes(xml):
         raw = node.get("bounds")

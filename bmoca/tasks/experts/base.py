@@ -13,6 +13,7 @@ returns an action or reports that it is satisfied, which moves the plan on.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -57,18 +58,7 @@ class Screen:
     """The nodes of one hierarchy dump, in document order."""
 
     def __init__(self, xml: str):
-        root = etree.fromstring(xml.encode("utf-8"))
-        self.nodes: list[Node] = []
-        for el in root.iter("node"):
-            m = _BOUNDS.fullmatch(el.get("bounds", ""))
-            if not m:
-                continue
-            self.nodes.append(Node(
-                id=el.get("resource-id", ""), text=el.get("text", ""),
-                desc=el.get("content-desc", ""), cls=el.get("class", ""),
-                package=el.get("package", ""), checked=el.get("checked") == "true",
-                scrollable=el.get("scrollable") == "true",
-                bounds=tuple(int(v) for v in m.groups())))  # type: ignore[arg-type]
+        self.nodes: list[Node] = list(_parsed(xml))
         self.package = self.nodes[0].package if self.nodes else ""
 
     def all(self, id: str) -> list[Node]:
@@ -91,6 +81,23 @@ class Screen:
         if icons and titles:
             return icons[0].center[0] > titles[0].center[0]
         return None
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(xml: str) -> tuple[Node, ...]:
+    """The nodes of a dump seen lately (a screen that did not change dumps the same text)."""
+    nodes = []
+    for el in etree.fromstring(xml.encode("utf-8")).iter("node"):
+        m = _BOUNDS.fullmatch(el.get("bounds", ""))
+        if not m:
+            continue
+        nodes.append(Node(
+            id=el.get("resource-id", ""), text=el.get("text", ""),
+            desc=el.get("content-desc", ""), cls=el.get("class", ""),
+            package=el.get("package", ""), checked=el.get("checked") == "true",
+            scrollable=el.get("scrollable") == "true",
+            bounds=tuple(int(v) for v in m.groups())))  # type: ignore[arg-type]
+    return tuple(nodes)
 
 
 def click(node: Node) -> Action:
