@@ -7,6 +7,7 @@ targets, e.g. ``tap com.android.settings:id/title 'Display'``, not actions.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -18,21 +19,31 @@ CHECKPOINT_KINDS = ("tap ", "long ", "type ", "open ")
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 
 
-def _node_at(xml: str, x: int, y: int) -> dict[str, str] | None:
-    """The innermost clickable node under the point, else the innermost identified one."""
-    best_click, best_id = None, None
+@functools.lru_cache(maxsize=16)
+def _boxes(xml: str) -> tuple[tuple, ...]:
+    """(x1, y1, x2, y2, area, clickable, identified, node) of every node with bounds, for
+    the dumps seen lately: a screen that did not change dumps the same text."""
+    out = []
     for node in obs.nodes(xml):
         match = _BOUNDS.match(node.get("bounds", ""))
         if match is None:
             continue
         x1, y1, x2, y2 = (int(v) for v in match.groups())
+        out.append((x1, y1, x2, y2, (x2 - x1) * (y2 - y1), node.get("clickable") == "true",
+                    bool(node.get("resource-id") or node.get("text") or node.get("content-desc")),
+                    node))
+    return tuple(out)
+
+
+def _node_at(xml: str, x: int, y: int) -> dict[str, str] | None:
+    """The innermost clickable node under the point, else the innermost identified one."""
+    best_click, best_id = None, None
+    for x1, y1, x2, y2, area, clickable, identified, node in _boxes(xml):
         if not (x1 <= x < x2 and y1 <= y < y2):
             continue
-        area = (x2 - x1) * (y2 - y1)
-        if node.get("clickable") == "true" and (best_click is None or area <= best_click[0]):
+        if clickable and (best_click is None or area <= best_click[0]):
             best_click = (area, node)
-        if (node.get("resource-id") or node.get("text") or node.get("content-desc")) and (
-                best_id is None or area <= best_id[0]):
+        if identified and (best_id is None or area <= best_id[0]):
             best_id = (area, node)
     chosen = best_click or best_id
     if chosen is None:
