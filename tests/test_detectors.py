@@ -487,3 +487,28 @@ def test_malformed_expressions_name_their_path(spec, where):
     with pytest.raises(DetectorError) as err:
         parse(spec)
     assert str(err.value).startswith(where + ":"), str(err.value)
+
+
+def test_sqlite_reads_a_write_ahead_log_database_and_an_empty_file(tmp_path, phone):
+    """Android keeps its databases in WAL mode; the file pulled without its -wal is read as
+    sqlite3 reads it from disk. An empty file is an empty database, a cut one is damaged."""
+    path = tmp_path / "wal.db"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    with conn:
+        conn.execute("CREATE TABLE alarm_templates (_id INTEGER PRIMARY KEY, hour INTEGER, "
+                     "minutes INTEGER, daysofweek INTEGER, enabled INTEGER, label TEXT)")
+        conn.execute("INSERT INTO alarm_templates (hour, minutes, daysofweek, enabled, label) "
+                     "VALUES (7, 30, 31, 1, 'Work')")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = path.read_bytes()
+    assert data[18:20] == b"\x02\x02", "the file should be in WAL mode"
+    phone.push(data, CLOCK_DB)
+    assert ok(phone, sqlite([7, 30, 31]))
+    phone.push(b"", CLOCK_DB)
+    verdict = check(phone, sqlite([7, 30, 31]))
+    assert not verdict.ok and "no such table: alarm_templates" in verdict.trace[0]
+    phone.push(alarms_db(tmp_path, [(7, 30, 31, 1, "Work")])[:100], CLOCK_DB)
+    verdict = check(phone, sqlite([7, 30, 31]))
+    assert not verdict.ok and "malformed" in verdict.trace[0]

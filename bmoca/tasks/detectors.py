@@ -17,12 +17,11 @@ what it saw, which the environment reports in `info["detector"]`.
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from lxml import etree
@@ -38,6 +37,13 @@ _EPOCH_LINE = re.compile(r"^\s*\d+\.\d+\s+\d+\s+\d+\s+([VDIWEFS])\s+(.*?)\s*: (.
 
 class DetectorError(ValueError):
     """A success expression that is malformed; the message names the offending field."""
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(hierarchy: str) -> etree._Element:
+    """The parsed dumps seen lately, for reading only: a screen that did not change dumps
+    the same text at every check."""
+    return etree.fromstring(hierarchy.encode("utf-8"))
 
 
 @dataclass
@@ -61,7 +67,7 @@ class Probe:
         if self._root is None:
             if self._hierarchy is None:
                 self._hierarchy = self.device.dump_hierarchy()
-            self._root = etree.fromstring(self._hierarchy.encode("utf-8"))
+            self._root = _parsed(self._hierarchy)
         return self._root
 
     def log_messages(self, filter_spec: str) -> list[tuple[str, str, str]]:
@@ -293,19 +299,30 @@ class SqliteRow(Detector):
             data = probe.device.pull(self.path)
         except DeviceError as exc:
             return Verdict(False, [f"{self.describe()}: cannot pull ({exc})"])
-        with tempfile.TemporaryDirectory() as tmp:
-            db = Path(tmp) / "pulled.db"
-            db.write_bytes(data)
-            try:
-                with sqlite3.connect(db) as conn:
-                    rows = conn.execute(self.query, tuple(self.params)).fetchall()
-            except sqlite3.DatabaseError as exc:
-                return Verdict(False, [f"{self.describe()}: {exc}"])
+        try:
+            rows = _select(data, self.query, tuple(self.params))
+        except sqlite3.DatabaseError as exc:
+            return Verdict(False, [f"{self.describe()}: {exc}"])
         ok = bool(rows) if self.expect == "rows" else not rows
         return Verdict(ok, [f"{self.describe()}: {len(rows)} row(s)"])
 
     def describe(self) -> str:
         return f"sqlite[{self.path}] {self.query} -> {self.expect}"
+
+
+def _select(data: bytes, query: str, params: tuple) -> list:
+    """Run `query` on a pulled database file, read from memory rather than written to a
+    temporary file: the same rows and the same errors, without the disk. A write-ahead-log
+    file is read as a rollback-journal one (its -wal file is not pulled either way)."""
+    if len(data) >= 20 and data[18:20] == b"\x02\x02":
+        data = data[:18] + b"\x01\x01" + data[20:]
+    conn = sqlite3.connect(":memory:")
+    try:
+        if data:  # an empty file is an empty database; deserialize refuses zero bytes
+            conn.deserialize(data)
+        return conn.execute(query, params).fetchall()
+    finally:
+        conn.close()
 
 
 @dataclass
