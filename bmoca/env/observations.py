@@ -100,7 +100,21 @@ def _after(value: str, sep: str) -> str:
 
 def nodes(xml: str | bytes) -> list[etree._Element]:
     """The hierarchy's nodes that `translate` tags, in its order (for callers that need
-    attributes it leaves out, such as `bmoca.env.androidworld`)."""
+    attributes it leaves out, such as `bmoca.env.androidworld`). Read them, do not change
+    them: the nodes of the dumps seen lately are handed out again."""
+    if isinstance(xml, str):
+        return list(_nodes_of(xml))
+    return _nodes(xml)
+
+
+@functools.lru_cache(maxsize=16)
+def _nodes_of(xml: str) -> tuple[etree._Element, ...]:
+    """A screen that did not change dumps the same text, and the translator, the step
+    targets and the AndroidWorld view all read it: parsed once."""
+    return tuple(_nodes(xml))
+
+
+def _nodes(xml: str | bytes) -> list[etree._Element]:
     return [node for _event, node in etree.iterwalk(_parse_xml(xml), events=("end",))
             if isinstance(node.tag, str) and node.get("bounds") is not None]
 
