@@ -43,7 +43,7 @@ class RecentWindows:
         newer is the one whose dump will be made)."""
         kept = [w for w in self._windows if w is not replacing]
         kept.append(window)
-        self._windows = kept[-self.size:]
+        self._windows = kept[max(0, len(kept) - self.size):]
 
 
 def compose(system: SystemServer, width: int, height: int, measure,
