@@ -17,7 +17,6 @@ what it saw, which the environment reports in `info["detector"]`.
 
 from __future__ import annotations
 
-import functools
 import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
@@ -27,6 +26,7 @@ from typing import Any
 from lxml import etree
 
 from bmoca.device.contract import Device, DeviceError
+from bmoca.formats.hierarchy import parse as parse_dump
 
 RESET = "$reset"
 """In a `shell` comparison: the value the command printed right after the reset."""
@@ -37,13 +37,6 @@ _EPOCH_LINE = re.compile(r"^\s*\d+\.\d+\s+\d+\s+\d+\s+([VDIWEFS])\s+(.*?)\s*: (.
 
 class DetectorError(ValueError):
     """A success expression that is malformed; the message names the offending field."""
-
-
-@functools.lru_cache(maxsize=16)
-def _parsed(hierarchy: str) -> etree._Element:
-    """The parsed dumps seen lately, for reading only: a screen that did not change dumps
-    the same text at every check."""
-    return etree.fromstring(hierarchy.encode("utf-8"))
 
 
 @dataclass
@@ -67,7 +60,7 @@ class Probe:
         if self._root is None:
             if self._hierarchy is None:
                 self._hierarchy = self.device.dump_hierarchy()
-            self._root = _parsed(self._hierarchy)
+            self._root = parse_dump(self._hierarchy)
         return self._root
 
     def log_messages(self, filter_spec: str) -> list[tuple[str, str, str]]:

@@ -21,10 +21,10 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from lxml import etree
 
 from bmoca import tasks
 from bmoca.env import BmocaEnv, DevicePool
+from bmoca.formats.hierarchy import parse as parse_dump
 from bmoca.tasks import experts
 
 __all__ = ["TaskEnv", "expert_path", "screen_state"]
@@ -36,7 +36,7 @@ _STATE_ATTRS = ("package", "resource-id", "text", "content-desc", "checked", "se
 
 def screen_state(xml: str) -> str:
     """A digest of what a screen shows that the task can change (see the module doc)."""
-    root = etree.fromstring(xml.encode("utf-8"))
+    root = parse_dump(xml)
     digest = hashlib.blake2b(digest_size=12)
     for node in root.iter("node"):
         if node.get("package") in SYSTEM_PACKAGES:

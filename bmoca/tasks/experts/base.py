@@ -19,9 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lxml import etree
-
 from bmoca.formats import apps as app_table
+from bmoca.formats.hierarchy import parse as parse_dump
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 SYSTEMUI = "com.android.systemui"
@@ -87,7 +86,7 @@ class Screen:
 def _parsed(xml: str) -> tuple[Node, ...]:
     """The nodes of a dump seen lately (a screen that did not change dumps the same text)."""
     nodes = []
-    for el in etree.fromstring(xml.encode("utf-8")).iter("node"):
+    for el in parse_dump(xml).iter("node"):
         m = _BOUNDS.fullmatch(el.get("bounds", ""))
         if not m:
             continue
