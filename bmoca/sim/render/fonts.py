@@ -86,19 +86,29 @@ def _family_file(family: str) -> str:
 @cache
 def font_cmap(key: str) -> frozenset[int]:
     """Code points a face maps (fontTools getBestCmap), computed once per face and kept in
-    the data cache (`bmoca.formats.cachedir`) by the font file's name, size and time."""
+    the data cache (`bmoca.formats.cachedir`) by the font file's name, size and time and
+    the version of fontTools."""
     import marshal
     import os
-
-    import fontTools
 
     from bmoca.formats import cachedir
 
     face = font_face(key)
     stat = os.stat(face.path)
-    entry = f"{face.path}\0{face.index}\0{stat.st_size}\0{stat.st_mtime_ns}\0{fontTools.version}"
+    entry = f"{face.path}\0{face.index}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode()
     return frozenset(marshal.loads(cachedir.cached_bytes(
-        "cmap", entry.encode(), lambda: marshal.dumps(tuple(sorted(_read_cmap(face)))))))
+        "cmap", entry + _fonttools_init(), lambda: marshal.dumps(tuple(sorted(_read_cmap(face)))))))
+
+
+@cache
+def _fonttools_init() -> bytes:
+    """fontTools' `__init__.py`, which holds its version: importing the package to ask would
+    cost more than reading the cmap from the cache."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("fontTools")
+    return Path(spec.origin).read_bytes() if spec is not None and spec.origin else b""
 
 
 def _read_cmap(face: FontFace) -> dict[int, str]:

@@ -32,6 +32,8 @@ def _wallpaper(blob: bytes, width: int, height: int) -> Image.Image:
     size = (max(width, round(img.width * scale)), max(height, round(img.height * scale)))
     if img.size != size:
         img = img.resize(size, Image.BILINEAR)
+    if img.size == (width, height):
+        return img  # as the screen is: cropping would copy it too
     left, top = (img.width - width) // 2, (img.height - height) // 2
     return img.crop((left, top, left + width, top + height))
 
