@@ -1,13 +1,21 @@
 """The sample photo B-MoCA's image holds in `/sdcard/Pictures` (the reference pushes
 `99_Colosseum.jpg`, a 6000 × 4000 photograph we cannot ship): a procedurally drawn
-amphitheatre under a sky, 1500 × 1000, the same JPEG bytes on every run."""
+amphitheatre under a sky, 1500 × 1000, the same JPEG bytes on every run.
+
+Every phone's boot writes it: it is drawn and encoded once per machine and kept in the data
+cache (`bmoca.formats.cachedir`), keyed by this file and the JPEG encoder's versions."""
 
 from __future__ import annotations
 
 import io
+import platform
 from functools import cache
+from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, features
+from PIL import __version__ as pillow
+
+from bmoca.formats import cachedir
 
 SAMPLE_PHOTO_PATH = "/sdcard/Pictures/99_Colosseum.jpg"
 WIDTH, HEIGHT = 1500, 1000
@@ -15,6 +23,13 @@ WIDTH, HEIGHT = 1500, 1000
 
 @cache
 def sample_photo() -> bytes:
+    """The photo's JPEG bytes (from the data cache when an earlier process drew them)."""
+    versions = (pillow, features.version("jpg") or "", platform.machine())
+    key = "\0".join(versions).encode() + b"\0" + Path(__file__).read_bytes()
+    return cachedir.cached_bytes("photo", key, _draw)
+
+
+def _draw() -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT))
     draw = ImageDraw.Draw(image)
     for y in range(HEIGHT):  # sky: deep blue to a warm horizon

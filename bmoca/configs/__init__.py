@@ -88,9 +88,10 @@ for _loader in (_Loader, _FastLoader):
     _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def _load_yaml(text: str, source: str) -> Any:
+def _load_yaml(text: str, source: str, cached: bool = False) -> Any:
+    """`cached`: a data file of the package's (see `yamlload.load`)."""
     try:
-        return yamlload.load(text, _FastLoader, _Loader)  # SafeLoader subclasses
+        return yamlload.load(text, _FastLoader, _Loader, cached=cached)  # SafeLoader subclasses
     except yaml.YAMLError as exc:
         raise ConfigError(f"{source}: not valid YAML: {exc}") from None
 
@@ -106,7 +107,7 @@ def _data_file(name: str) -> tuple[str, str]:
 @cache
 def _profiles() -> dict[str, DeviceProfile]:
     text, source = _data_file("devices.yaml")
-    rows = _load_yaml(text, source)
+    rows = _load_yaml(text, source, cached=True)
     if not isinstance(rows, list):
         raise ConfigError(f"{source}: expected a list of device profiles")
     out: dict[str, DeviceProfile] = {}
@@ -327,7 +328,7 @@ def load_file(path: str | Path) -> list[DeviceConfig]:
 @cache
 def _presets() -> dict[str, DeviceConfig]:
     text, source = _data_file("presets.yaml")
-    return {c.id: c for c in _parse_document(_load_yaml(text, source), source)}
+    return {c.id: c for c in _parse_document(_load_yaml(text, source, cached=True), source)}
 
 
 def presets() -> dict[str, DeviceConfig]:

@@ -37,7 +37,8 @@ def short_component(package: str, cls: str) -> str:
 
 @cache
 def all_apps() -> tuple[AppInfo, ...]:
-    rows = yamlload.load(resources.files(__package__).joinpath("apps.yaml").read_text("utf-8"))
+    rows = yamlload.load(resources.files(__package__).joinpath("apps.yaml").read_text("utf-8"),
+                         cached=True)
     return tuple(AppInfo(**row) for row in rows)
 
 
@@ -62,7 +63,8 @@ def by_package(package: str) -> AppInfo:
 
 @cache
 def _labels() -> dict[str, dict[str, str]]:
-    data = yamlload.load(resources.files(__package__).joinpath("app_labels.yaml").read_text("utf-8"))
+    data = yamlload.load(
+        resources.files(__package__).joinpath("app_labels.yaml").read_text("utf-8"), cached=True)
     return {str(pkg): {canonical(loc): str(text) for loc, text in (row or {}).items()}
             for pkg, row in (data or {}).items()}
 

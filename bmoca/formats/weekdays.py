@@ -39,7 +39,7 @@ class WeekNames:
 def _table() -> dict[str, WeekNames]:
     text = resources.files("bmoca.formats").joinpath("weekdays.yaml").read_text("utf-8")
     out: dict[str, WeekNames] = {}
-    for locale, entry in yamlload.load(text).items():
+    for locale, entry in yamlload.load(text, cached=True).items():
         names = {k: tuple(str(v) for v in entry[k]) for k in ("full", "short", "narrow")}
         if any(len(v) != 7 for v in names.values()):
             raise ValueError(f"weekdays.yaml: {locale}: every list needs 7 names")

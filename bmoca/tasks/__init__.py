@@ -38,7 +38,7 @@ def _stems() -> frozenset[str]:
 @cache
 def _file(stem: str) -> tuple[Task, ...]:
     """One app's task file, parsed once (`get` of one task reads only its app's file)."""
-    return tuple(load_file(_data() / f"{stem}.yaml"))
+    return tuple(load_file(_data() / f"{stem}.yaml", cached=True))
 
 
 @cache

@@ -49,10 +49,12 @@ for _loader in (_YamlLoader, _FastYamlLoader):
     _loader.add_constructor("tag:yaml.org,2002:timestamp", _Dates.construct_yaml_timestamp)
 
 
-def load_file(path: str | Path) -> list[Task]:
+def load_file(path: str | Path, *, cached: bool = False) -> list[Task]:
+    """The tasks of a task file; `cached`: one of the suite's (see `yamlload.load`)."""
     path = Path(path)
     try:
-        data = yamlload.load(path.read_text("utf-8"), _FastYamlLoader, _YamlLoader)
+        data = yamlload.load(path.read_text("utf-8"), _FastYamlLoader, _YamlLoader,
+                             cached=cached)
     except (OSError, yaml.YAMLError) as exc:
         raise TaskError(f"{path}: cannot read task file: {exc}") from None
     if not isinstance(data, list):

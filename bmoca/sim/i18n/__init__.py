@@ -61,7 +61,7 @@ def _table(locale: str) -> dict[str, str]:
     for path in paths:
         if not path.is_file():
             continue
-        data = yamlload.load(path.read_text("utf-8")) or {}
+        data = yamlload.load(path.read_text("utf-8"), cached=True) or {}
         for key, value in data.items():
             if str(key) in table:
                 raise ValueError(f"string {key!r} defined twice for {locale} ({path})")

@@ -15,9 +15,7 @@ be written, or an entry that cannot be read, means drawing, as without the cache
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
 import platform
 from collections.abc import Callable, Hashable
 from functools import cache
@@ -25,20 +23,15 @@ from pathlib import Path
 
 from PIL import Image
 
+from bmoca.formats import cachedir
+
 ENV = "BMOCA_ASSET_CACHE"
 """`off` (or 0, no, false) disables the cache; any other value is its directory."""
 
 
 def directory() -> Path | None:
     """Where entries live, or None when the cache is off."""
-    setting = os.environ.get(ENV, "").strip()
-    if setting.lower() in ("off", "0", "no", "false"):
-        return None
-    if setting:
-        return Path(setting)
-    import platformdirs
-
-    return platformdirs.user_cache_path("bmoca", appauthor=False) / "assets"
+    return cachedir.directory(ENV, "assets")
 
 
 @cache
@@ -48,8 +41,8 @@ def _salt() -> bytes:
     from PIL import __version__ as pillow
     from PIL import features
 
+    from bmoca.sim.render.fonts import font_face
     from bmoca.sim.render.icons import font_path
-    from bmoca.sim.render.text import font_face
 
     digest = hashlib.sha256()
     for part in (pillow, features.version("freetype2") or "", features.version("zlib") or "",
@@ -81,18 +74,6 @@ def _entry(kind: str, request: Hashable, suffix: str, sources: tuple[Path, ...] 
     return folder / f"{kind}-{name}.{suffix}"
 
 
-def _keep(path: Path, write: Callable[[Path], None]) -> None:
-    """Write an entry whole or not at all; a disk that refuses it costs only the saving."""
-    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write(partial)
-        partial.replace(path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
-
-
 def cached(kind: str, request: Hashable, mode: str, draw: Callable[[], Image.Image]
            ) -> Image.Image:
     """The image `draw()` makes for `request` (its repr names it), read from disk when an
@@ -108,7 +89,7 @@ def cached(kind: str, request: Hashable, mode: str, draw: Callable[[], Image.Ima
     except (OSError, ValueError, SyntaxError):  # absent, damaged or cut short: draw it
         pass
     image = draw()
-    _keep(path, lambda partial: image.save(partial, "PNG", compress_level=1))
+    cachedir.keep(path, lambda partial: image.save(partial, "PNG", compress_level=1))
     return image
 
 
@@ -120,13 +101,8 @@ def cached_bytes(kind: str, request: Hashable, make: Callable[[], bytes],
     path = _entry(kind, request, "bin", sources)
     if path is None:
         return make()
-    try:
-        blob = path.read_bytes()
-        data, digest = blob[:-32], blob[-32:]
-        if len(blob) >= 32 and hashlib.sha256(data).digest() == digest:
-            return data
-    except OSError:
-        pass
-    data = make()
-    _keep(path, lambda partial: partial.write_bytes(data + hashlib.sha256(data).digest()))
+    data = cachedir.read(path)
+    if data is None:
+        data = make()
+        cachedir.write(path, data)
     return data

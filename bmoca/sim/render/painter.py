@@ -24,10 +24,16 @@ WALLPAPER_PATH = "/data/system/users/0/wallpaper"
 @lru_cache(maxsize=8)
 def _wallpaper(blob: bytes, width: int, height: int) -> Image.Image:
     """Decode and center-crop a wallpaper file to the screen, as the system does."""
-    img = Image.open(io.BytesIO(blob)).convert("RGB")
+    img = Image.open(io.BytesIO(blob))
+    img.load()
+    if img.mode != "RGB":  # converting or resizing to what it is would only copy the pixels
+        img = img.convert("RGB")
     scale = max(width / img.width, height / img.height)
     size = (max(width, round(img.width * scale)), max(height, round(img.height * scale)))
-    img = img.resize(size, Image.BILINEAR)
+    if img.size != size:
+        img = img.resize(size, Image.BILINEAR)
+    if img.size == (width, height):
+        return img  # as the screen is: cropping would copy it too
     left, top = (img.width - width) // 2, (img.height - height) // 2
     return img.crop((left, top, left + width, top + height))
 

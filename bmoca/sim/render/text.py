@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageColor, ImageDraw, ImageFont, features
 
 from bmoca.formats.locales import canonical
+from bmoca.sim.render.fonts import font_cmap, font_face
 from bmoca.sim.render.sprites import SpriteCache
 
 Color = tuple[int, int, int] | tuple[int, int, int, int] | str
@@ -83,56 +84,6 @@ def colorize(mask: Image.Image, color: Color) -> Image.Image:
 
 
 # --------------------------------------------------------------------------- fonts and locales
-
-
-@dataclass(frozen=True)
-class FontFace:
-    """One face of one font file, with how to place it in Roboto's line box."""
-
-    key: str
-    path: str
-    index: int
-    baseline_em: float  # baseline distance from the line top, in em of size_px
-    language: str | None  # OpenType language used for runs of this face in other locales
-    scale: float = 1.0  # glyph size relative to size_px
-
-
-@cache
-def font_face(key: str) -> FontFace:
-    """Resolve a face key ("roboto", "arabic", "cjk-ja", ...) to its installed file."""
-    if key.startswith("cjk-"):
-        import noto_cjk_sans_otc
-
-        index, lang = {
-            "cjk-ja": (0, "ja"),
-            "cjk-ko": (1, "ko"),
-            "cjk-sc": (2, "zh-Hans"),
-            "cjk-tc": (3, "zh-Hant"),
-            "cjk-hk": (4, "zh-HK"),
-        }[key]
-        return FontFace(key, str(noto_cjk_sans_otc.FONT_PATH), index, 0.90, lang)
-    import fontpkg
-
-    # Arabic and Devanagari ink spans more than Roboto's 1.17 em line box. Android ships
-    # vertically compact "UI" builds of these fonts for that reason; we approximate them by
-    # drawing slightly smaller and centring the ink, so hamzas and descenders are not clipped.
-    family, baseline, lang, scale = {
-        "roboto": ("Roboto", 1900 / 2048, None, 1.0),
-        "notosans": ("Noto Sans", 0.90, None, 1.0),
-        "arabic": ("Noto Sans Arabic", 0.83, "ar", 0.90),
-        "devanagari": ("Noto Sans Devanagari", 0.89, "hi", 0.96),
-    }[key]
-    return FontFace(key, str(fontpkg.path(family)), 0, baseline, lang, scale)
-
-
-@cache
-def font_cmap(key: str) -> frozenset[int]:
-    """Code points a face maps (fontTools getBestCmap), computed once per face."""
-    from fontTools.ttLib import TTFont
-
-    face = font_face(key)
-    with TTFont(face.path, fontNumber=face.index, lazy=True) as tt:
-        return frozenset(tt.getBestCmap())
 
 
 @lru_cache(maxsize=512)
