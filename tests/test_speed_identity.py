@@ -112,7 +112,8 @@ class _Colour(enum.Enum):
 
 
 class _Abstract(abc.ABC):
-    pass
+    @abc.abstractmethod
+    def run(self) -> None: ...
 
 
 @dataclasses.dataclass(slots=True)
