@@ -331,6 +331,82 @@ def test_scaling_the_painted_image_gives_the_bytes_scaling_the_array_gives():
     assert np.asarray(image).tobytes() == shot.tobytes(), "marks are never drawn on it"
 
 
+def _pixel_episode(task, config: str, agent, seed: int, painted: bool, observation) -> list:
+    """Every observation, reward, flag, info and rendered frame of an episode; `painted`
+    False hides the phone's painted image from the env, which then scales and compares
+    the screenshot arrays, as it does for a real phone."""
+    pool = DevicePool()
+    device = pool.get(configs.get(config))
+    if not painted:
+        device.screen_image = lambda: None
+    env = bmoca.make(task, config, device=pool, observation=observation,
+                     action=agent.action_mode, step_limit=25, render_mode="rgb_array")
+    obs, _ = env.reset(seed=seed)
+    agent.reset(env.goal, seed=seed)
+    seen = [(obs, env.render())]
+    while True:
+        obs, reward, terminated, truncated, info = env.step(agent.act(obs))
+        seen.append((obs, env.render(), reward, terminated, truncated, info))
+        if terminated or truncated:
+            return seen
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_observations_scaled_from_the_painted_image_are_those_of_the_array(config):
+    """Pixels, marks, renders and `no_effect` from the painted image (no full-size array
+    unless asked) equal those from the screenshot arrays, along random and expert play."""
+    task = tasks.get(TASKS[0])
+    plays = [(RandomAgent("discrete"), 3, ("pixels",)),
+             (RandomAgent("discrete"), 4, ("pixels", "text", "som")),
+             (ExpertAgent(task), 0, ("pixels", "xml")),
+             (ExpertAgent(task), 0, ("som", "xml"))]
+    for agent, seed, observation in plays:
+        plain = _pixel_episode(task, config, agent, seed, False, observation)
+        painted = _pixel_episode(task, config, agent, seed, True, observation)
+        _assert_same(plain, painted, f"{config} {observation} {agent.name}")
+        steps = [item for item in painted if len(item) == 6]
+        assert any(item[5].get("no_effect") for item in steps) or agent.name != "random"
+
+
+def test_a_screen_image_stands_and_its_array_is_the_screenshot():
+    from PIL import Image
+
+    device = connect("sim", configs.get("test_env_105"))
+    device.shell("am start -n com.android.settings/.Settings")
+    image = device.screen_image()
+    assert device.screen_image() is image, "the same image while the screen stands"
+    shot = device.screenshot_of(image)
+    assert device.screenshot() is shot and device.image_of(shot) is image
+    assert shot.tobytes() == np.asarray(image).tobytes() and not shot.flags.writeable
+    own = device.screenshot_image()
+    assert own is not image and own.tobytes() == Image.fromarray(shot).tobytes()
+    del image, own
+    assert device.screen_image() is device.image_of(shot), "its array keeps the image"
+    width, height = device.screen_size()
+    device.swipe(width // 2, int(height * 0.7), width // 2, int(height * 0.3), 300)
+    moved = device.screen_image()
+    assert moved is not device.image_of(shot) and device.screenshot_of(moved) is not shot
+
+
+def test_two_screens_are_the_same_exactly_when_their_pixels_are():
+    from PIL import Image
+
+    from bmoca.env.environment import _same_pixels
+
+    device = connect("sim", configs.get("test_env_100"))
+    image = device.screen_image()
+    twin = image.copy()
+    assert _same_pixels(image, twin) and _same_pixels(image, np.asarray(twin))
+    for x, y in ((0, 0), (image.width - 1, image.height - 1), (500, 1000)):
+        other = image.copy()
+        r, g, b = other.getpixel((x, y))
+        other.putpixel((x, y), (r, g, b ^ 1))
+        assert not _same_pixels(image, other), (x, y)
+        assert not _same_pixels(np.asarray(image), np.asarray(other)), (x, y)
+    assert not _same_pixels(image, image.crop((0, 0, image.width, image.height - 1)))
+    assert not _same_pixels(image, Image.new("RGB", image.size))
+
+
 def test_the_measure_cache_is_bounded_in_subtrees_and_displays():
     from bmoca.sim.ui.sizes import DISPLAYS, MeasureCache
     from bmoca.sim.ui.view import column, text

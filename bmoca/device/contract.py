@@ -90,6 +90,17 @@ class Device(abc.ABC):
         still has it, else None: scaling it spares converting the array back to an image."""
         return None
 
+    def screen_image(self) -> Any:
+        """The screen as a PIL image (RGB, shared: never to be drawn on) where the device
+        paints one, else None (a real phone). Pixel observations scale it, so a changed
+        screen is not also read into a full-size array unless someone asks for that."""
+        return None
+
+    def screenshot_of(self, image: Any) -> np.ndarray:
+        """The screenshot array of an image `screen_image` handed out: the array
+        `screenshot` gives for that screen, made without looking at the phone again."""
+        return np.asarray(image.convert("RGB") if image.mode != "RGB" else image)
+
     @abc.abstractmethod
     def dump_hierarchy(self) -> str:
         """The active window's view hierarchy in `uiautomator dump` XML."""

@@ -18,6 +18,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.envs.registration import EnvSpec
+from PIL import ImageChops
 
 from bmoca import configs, tasks
 from bmoca.device import Device, DeviceConfig, DeviceError, InvalidInput
@@ -87,6 +88,9 @@ class BmocaEnv(gymnasium.Env):
         self._screen = act.Screen(1, 1)
         self._xml: str | None = None
         self._frame: np.ndarray | None = None
+        self._shot: Any = None
+        """What this observation's pixels are scaled from: the device's painted image, or
+        the screenshot array where it paints none."""
         self._scaled_last: dict[str, tuple] = {}
         self.steps = self.invalid_actions = 0
         self.success = False
@@ -183,25 +187,39 @@ class BmocaEnv(gymnasium.Env):
                 out[mode] = act.FreeText(max_length=1 << 22)
         return out
 
-    def _fingerprint(self) -> tuple[bytes, str | None, np.ndarray | None] | None:
+    def _fingerprint(self) -> tuple[bytes, str | None, Any] | None:
         """The device's state and the screen as last observed, to tell a step that did
         nothing; None when the device cannot fingerprint its state (a real phone). The
-        frame is the observed array itself (a new one each step): comparing two is a
-        memcmp, hashing each cost a quarter of a pixels step."""
+        frame is the observed image or array itself: the same object while the screen
+        stands, and comparing two others costs a millisecond, where hashing each cost a
+        quarter of a pixels step."""
         state = self.device.state_fingerprint()
         if state is None:
             return None
-        frame = self._screenshot() if {"pixels", "som"} & set(self.modes) else None
+        frame = self._source() if {"pixels", "som"} & set(self.modes) else None
         return state, self._xml, frame  # what this env's observations read, nothing more
 
+    def _source(self) -> Any:
+        """The observed screen as pixel observations scale it: the device's painted image
+        where it has one (the full-size array is then made only when `render` asks), else
+        the screenshot array."""
+        if self._shot is None:
+            image = self.device.screen_image()
+            self._shot = image if image is not None else self._screenshot()
+        return self._shot
+
     def _screenshot(self) -> np.ndarray:
+        """The observed screen as an array (the device's, read-only where it says so)."""
         if self._frame is None:
-            self._frame = self.device.screenshot()
+            shot = self._shot
+            self._frame = (self.device.screenshot() if shot is None
+                           else shot if isinstance(shot, np.ndarray)
+                           else self.device.screenshot_of(shot))
         return self._frame
 
     def _observe(self) -> dict[str, Any]:
         device = self.device
-        self._frame = None
+        self._frame = self._shot = None
         self._xml = device.dump_hierarchy() if self._needs_xml else None
         width, height = device.screen_size()
         elements = tuple(obs.translate(self._xml)) if self._needs_elements else ()
@@ -222,17 +240,17 @@ class BmocaEnv(gymnasium.Env):
         return out
 
     def _scaled(self, mode: str, make) -> np.ndarray:
-        """`make(screenshot)`, or a copy of the last one when the device handed back the very
-        same (read-only) screenshot and, for marks, the same hierarchy: a simulated phone
-        does when nothing on screen changed, and scaling a full-size screen was a third of
-        a pixels step."""
-        shot = self._screenshot()
+        """`make(screen)`, or a copy of the last one when the device handed back the very
+        same (read-only) image or array and, for marks, the same hierarchy: a simulated
+        phone does when nothing on screen changed, and scaling a full-size screen was a
+        third of a pixels step."""
+        shot = self._source()
         last = self._scaled_last.get(mode)
         if last is not None and last[0] is shot and last[1] == self._xml:
             return last[2].copy()
-        image = self.device.image_of(shot)  # the same pixels, without converting them back
-        value = make(shot if image is None else image)
-        if not shot.flags.writeable:  # a writable array may change under the same identity
+        value = make(shot)
+        if not (isinstance(shot, np.ndarray) and shot.flags.writeable):
+            # a device's image is never drawn on; a writable array may change in place
             self._scaled_last[mode] = (shot, self._xml, value.copy())
         return value
 
@@ -373,7 +391,16 @@ def _same_state(after: tuple | None, before: tuple) -> bool:
         return False
     if after[2] is None or before[2] is None:
         return after[2] is before[2]
-    return after[2] is before[2] or bool(np.array_equal(after[2], before[2]))
+    return after[2] is before[2] or _same_pixels(after[2], before[2])
+
+
+def _same_pixels(a: Any, b: Any) -> bool:
+    """Whether two screens (painted RGB images or arrays) hold the same pixels. Two images
+    are compared in Pillow (their difference has no box: 1 ms), not read into arrays."""
+    if not isinstance(a, np.ndarray) and not isinstance(b, np.ndarray) and (
+            a.mode == b.mode == "RGB" and a.size == b.size):
+        return ImageChops.difference(a, b).getbbox() is None
+    return bool(np.array_equal(np.asarray(a), np.asarray(b)))
 
 
 def make(task: tasks.Task | str,

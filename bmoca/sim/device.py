@@ -51,9 +51,11 @@ class SimDevice(Device):
         """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
         self._painted: tuple | None = None
         """(size, what the windows looked like, the state's mark, a weak reference to the
-        array) of the last paint, while it may be reused."""
+        image) of the last paint, while it may be reused."""
         self._images: dict[int, tuple] = {}
         """id(screenshot array) -> (a weak reference to it, the image it was read from)."""
+        self._arrays: dict[int, tuple] = {}
+        """id(painted image) -> (weak references to it and to the array read from it)."""
         self._painter = None
         self._bars: dict = {}
         self._fingerprinter = Fingerprinter()
@@ -163,10 +165,13 @@ class SimDevice(Device):
             window.dumped = dump(window.root, window.package)
         return window.dumped
 
-    def screenshot(self) -> np.ndarray:
-        """The screen as a read-only (H, W, 3) array: the same array again while nothing on
-        the screen has changed and someone still holds it (the phone keeps only a weak
-        reference, so an idle phone holds no screen in memory)."""
+    def screen_image(self):
+        """The screen as a PIL image, shared (never to be drawn on): the same image again
+        while nothing on the screen has changed and someone still holds it or its array
+        (the phone keeps only weak references, so an idle phone holds no screen)."""
+        return self._screen_image()
+
+    def _screen_image(self):
         if self._painter is None:
             from bmoca.sim.render.painter import Painter
 
@@ -178,16 +183,35 @@ class SimDevice(Device):
         painted = self._painted
         if (painted is not None and painted[0] == size and _same_windows(painted[1], looks)
                 and self._unchanged_since(painted[2])):
-            array = painted[3]()
-            if array is not None:
-                return array
+            image = painted[3]()
+            if image is not None:
+                return image
         image = self._painter.paint(self._system, frame, size)
-        array = np.asarray(image)  # read-only: it cannot come to differ from `image`
-        self._images[id(array)] = (weakref.ref(array), image)
-        weakref.finalize(array, self._images.pop, id(array), None)
         reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
                                              for w in frame.windows)
-        self._painted = (size, looks, self._mark(), weakref.ref(array)) if reusable else None
+        self._painted = (size, looks, self._mark(), weakref.ref(image)) if reusable else None
+        return image
+
+    def screenshot(self) -> np.ndarray:
+        """The screen as a read-only (H, W, 3) array: the same array again while nothing on
+        the screen has changed and someone still holds it."""
+        return self.screenshot_of(self._screen_image())
+
+    def screenshot_of(self, image) -> np.ndarray:
+        """The read-only array of an image `screen_image` handed out, read from it once
+        (reading 1080x2160 pixels costs 2 ms) and kept while someone holds it."""
+        found = self._arrays.get(id(image))
+        known = found is not None and found[0]() is image
+        if known:
+            array = found[1]()
+            if array is not None:
+                return array
+        array = np.asarray(image)  # read-only: it cannot come to differ from `image`
+        self._images[id(array)] = (weakref.ref(array), image)  # the array keeps its image
+        weakref.finalize(array, self._images.pop, id(array), None)
+        if not known:
+            weakref.finalize(image, self._arrays.pop, id(image), None)
+        self._arrays[id(image)] = (weakref.ref(image), weakref.ref(array))
         return array
 
     def image_of(self, screenshot: np.ndarray):
@@ -197,9 +221,7 @@ class SimDevice(Device):
 
     def screenshot_image(self):
         """The screen as a PIL image (RGB), the caller's own."""
-        from PIL import Image
-
-        return Image.fromarray(self.screenshot()).copy()
+        return self._screen_image().copy()
 
     # -- input ----------------------------------------------------------------------
     def _check_point(self, x: int, y: int) -> tuple[int, int]:
