@@ -407,6 +407,48 @@ def test_two_screens_are_the_same_exactly_when_their_pixels_are():
     assert not _same_pixels(image, Image.new("RGB", image.size))
 
 
+def _blended_fill(canvas, box, color) -> None:
+    """Canvas._fill as it was: a translucent fill blends the region with a full overlay."""
+    from PIL import Image
+
+    alpha = color[3] if len(color) == 4 else 255
+    if alpha >= 255:
+        canvas.image.paste(tuple(color[:3]), box)
+    elif alpha > 0:
+        region = canvas.image.crop(box)
+        overlay = Image.new("RGB", region.size, tuple(color[:3]))
+        canvas.image.paste(Image.blend(region, overlay, alpha / 255), box)
+
+
+def test_translucent_fills_through_the_blend_table_are_the_blend(monkeypatch):
+    from PIL import Image
+
+    from bmoca.sim.render.painter import Canvas
+    from bmoca.sim.ui.theme import theme
+
+    rng = np.random.default_rng(5)
+    noise = Image.fromarray(rng.integers(0, 256, (300, 200, 3), dtype=np.uint8))
+    for color in ((0, 0, 0, 128), (0, 0, 0, 160), (255, 255, 255, 24), (12, 200, 77, 1),
+                  (90, 30, 250, 254), (1, 2, 3, 0), (4, 5, 6)):
+        for box in ((0, 0, 200, 300), (3, 7, 150, 9), (199, 0, 200, 300)):
+            ours, theirs = (Canvas(noise.copy(), 1.0, 1.0, theme(False), "en-US", False)
+                            for _ in range(2))
+            ours._fill(box, color)
+            _blended_fill(theirs, box, color)
+            assert ours.image.tobytes() == theirs.image.tobytes(), (color, box)
+    screens = []
+    for blend in (False, True):
+        if blend:
+            monkeypatch.setattr(Canvas, "_fill", _blended_fill)
+        device = connect("sim", configs.get("test_env_109"))
+        device.shell("am start -n com.android.settings/.Settings")
+        width, height = device.screen_size()
+        device.swipe(width // 2, 5, width // 2, height * 2 // 3, 300)  # the shade, over a scrim
+        assert device.frame.window("shade") is not None
+        screens.append(device.screenshot().tobytes())
+    assert screens[0] == screens[1]
+
+
 def test_the_measure_cache_is_bounded_in_subtrees_and_displays():
     from bmoca.sim.ui.sizes import DISPLAYS, MeasureCache
     from bmoca.sim.ui.view import column, text

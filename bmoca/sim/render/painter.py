@@ -66,6 +66,18 @@ def elevation_shadow(width: int, height: int, radius: int, elevation_px: int
     return sprite, -pad, -pad
 
 
+_LEVELS = Image.merge("RGB", [Image.frombytes("L", (256, 1), bytes(range(256)))] * 3)
+"""Every byte value, once in each band."""
+
+
+@lru_cache(maxsize=64)
+def blend_table(color: tuple[int, int, int], alpha: int) -> list[int]:
+    """`Image.blend(region, <color>, alpha / 255)` as a `point` table: blend works byte by
+    byte, so blending each of the 256 values once gives exactly what it gives any region."""
+    blended = Image.blend(_LEVELS, Image.new("RGB", _LEVELS.size, color), alpha / 255)
+    return [value for band in blended.split() for value in band.tobytes()]
+
+
 _SHADOWS: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
 
 
@@ -114,14 +126,18 @@ class Canvas:
             self._fill(box, color)
 
     def _fill(self, box: Box, color) -> None:
-        """Opaque fills are a memset; translucent ones blend the region in C."""
+        """Opaque fills are a memset; translucent ones map every byte of the region through
+        the table of what blending it with the colour gives (a scrim over the whole screen
+        cost 10 ms as a blend with a full-size overlay, 4 ms as a table)."""
         alpha = color[3] if len(color) == 4 else 255
         if alpha >= 255:
             self.image.paste(tuple(color[:3]), box)
         elif alpha > 0:
-            region = self.image.crop(box)
-            overlay = Image.new("RGB", region.size, tuple(color[:3]))
-            self.image.paste(Image.blend(region, overlay, alpha / 255), box)
+            table = blend_table(tuple(color[:3]), alpha)
+            if tuple(box) == (0, 0, *self.image.size):
+                self.image.paste(self.image.point(table))
+            else:
+                self.image.paste(self.image.crop(box).point(table), box)
 
     def round_rect(self, box: Box, radius: int, color, clip: Box, outline=None) -> None:
         inside = self._clip(box, clip)
