@@ -449,6 +449,50 @@ def test_translucent_fills_through_the_blend_table_are_the_blend(monkeypatch):
     assert screens[0] == screens[1]
 
 
+def test_a_state_change_the_painter_does_not_read_paints_nothing_again():
+    def walk(device) -> list:
+        device.shell("am start -n com.android.settings/.Settings")
+        shots = [device.screen_image()]
+        before = device.state_fingerprint()
+        out, code = device.shell("settings put global bmoca_unshown 1")
+        assert code == 0, out
+        assert device.state_fingerprint() != before
+        shots.append(device.screen_image())
+        return shots
+
+    reused = walk(connect("sim", configs.get("test_env_106")))
+    fresh = connect("sim", configs.get("test_env_106"))
+    fresh.reuse_layout = False
+    assert reused[1] is reused[0], "a setting no screen shows: the same image"
+    assert [i.tobytes() for i in walk(fresh)] == [i.tobytes() for i in reused]
+
+
+def test_a_new_wallpaper_is_painted_under_the_same_home_screen():
+    """The painter reads the wallpaper's file, which no view tree holds."""
+    import io
+
+    from PIL import Image
+
+    from bmoca.sim.render.painter import WALLPAPER_PATH
+
+    def walk(device) -> list:
+        device.press("HOME")
+        shots = [device.screen_image()]
+        key = device.frame.windows[0].key
+        blob = io.BytesIO()
+        Image.new("RGB", device.screen_size(), (200, 30, 90)).save(blob, "PNG")
+        device.push(blob.getvalue(), WALLPAPER_PATH)
+        shots.append(device.screen_image())
+        return [key, device.frame.windows[0].key, *shots]
+
+    key, key_after, old, new = walk(connect("sim", configs.get("test_env_100")))
+    assert key_after == key, "the home screen's tree does not hold the wallpaper"
+    assert new is not old and new.tobytes() != old.tobytes()
+    fresh = connect("sim", configs.get("test_env_100"))
+    fresh.reuse_layout = False
+    assert walk(fresh)[3].tobytes() == new.tobytes()
+
+
 def test_the_measure_cache_is_bounded_in_subtrees_and_displays():
     from bmoca.sim.ui.sizes import DISPLAYS, MeasureCache
     from bmoca.sim.ui.view import column, text

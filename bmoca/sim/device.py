@@ -50,8 +50,10 @@ class SimDevice(Device):
         self._epoch = 0
         """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
         self._painted: tuple | None = None
-        """(size, what the windows looked like, the state's mark, a weak reference to the
-        image) of the last paint, while it may be reused."""
+        """(size, what the windows looked like, what else the painter read, a weak
+        reference to the image) of the last paint, while it may be reused: a step that
+        changes the state but nothing the painter reads (a setting not shown, a log line)
+        paints nothing."""
         self._images: dict[int, tuple] = {}
         """id(screenshot array) -> (a weak reference to it, the image it was read from)."""
         self._arrays: dict[int, tuple] = {}
@@ -180,16 +182,17 @@ class SimDevice(Device):
         size = self.screen_size()
         looks = [(w.kind, w.key, w.box, w.dim, w.package) if w.key is not None else w
                  for w in frame.windows]
+        inputs = self._painter.inputs(self._system, frame)
         painted = self._painted
         if (painted is not None and painted[0] == size and _same_windows(painted[1], looks)
-                and self._unchanged_since(painted[2])):
+                and painted[2] == inputs):
             image = painted[3]()
             if image is not None:
                 return image
         image = self._painter.paint(self._system, frame, size)
         reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
                                              for w in frame.windows)
-        self._painted = (size, looks, self._mark(), weakref.ref(image)) if reusable else None
+        self._painted = (size, looks, inputs, weakref.ref(image)) if reusable else None
         return image
 
     def screenshot(self) -> np.ndarray:

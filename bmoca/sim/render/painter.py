@@ -221,6 +221,23 @@ def place_text(view: View, shown: str, color, scale: float, font_scale: float, l
 
 
 class Painter:
+    @staticmethod
+    def inputs(system: SystemServer, frame: Frame) -> tuple:
+        """Everything `paint` reads besides the windows (their kinds, boxes and dims, and
+        the trees their keys stand for): windows with the same keys and the same inputs
+        are painted the same, byte for byte, whatever else in the state differs. Keep it
+        in step with `paint`, `_view` and `_wallpaper`."""
+        app = frame.window("app")
+        activity = app.record.activity if app is not None and app.record else None
+        bars = None if activity is None else (
+            activity.status_bar_color(system.night_mode), activity.bar_color,
+            activity.fullscreen)
+        vfs = system.state.vfs
+        wallpaper = vfs.read(WALLPAPER_PATH) if vfs.exists(WALLPAPER_PATH) else None
+        layout = frame.layout
+        return (system.night_mode, system.locale, layout.scale, layout.font_scale, layout.rtl,
+                app is not None, bars, system.state.clock.datetime().day, wallpaper)
+
     def paint(self, system: SystemServer, frame: Frame, size: tuple[int, int]) -> Image.Image:
         width, height = size
         th = theme(system.night_mode)
