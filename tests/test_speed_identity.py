@@ -368,6 +368,30 @@ def test_observations_scaled_from_the_painted_image_are_those_of_the_array(confi
         assert any(item[5].get("no_effect") for item in steps) or agent.name != "random"
 
 
+def test_text_kept_for_the_same_dump_is_the_text_of_that_dump():
+    """The env translates and describes a dump once while the screen stands; every step's
+    text is still what the translator makes of that step's hierarchy."""
+    from bmoca.env import observations as obs
+
+    for config, bbox in (("test_env_109", False), ("test_env_106", True)):
+        env = bmoca.make(TASKS[0], config, observation=("text", "xml"), action="discrete",
+                         step_limit=40, text_bbox=bbox)
+        agent = RandomAgent("discrete")
+        seen, _ = env.reset(seed=11)
+        agent.reset(env.goal, seed=11)
+        width, height = env.device.screen_size()
+        kept = 0
+        while True:
+            expected = obs.describe(obs.translate(seen["xml"]), width, height, bbox=bbox)
+            assert seen["text"] == expected
+            xml = seen["xml"]
+            seen, _, terminated, truncated, _ = env.step(agent.act(seen))
+            kept += seen["xml"] is xml
+            if terminated or truncated:
+                break
+        assert kept, "some steps should keep the dump"
+
+
 def test_a_screen_image_stands_and_its_array_is_the_screenshot():
     from PIL import Image
 
