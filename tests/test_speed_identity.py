@@ -392,6 +392,29 @@ def test_text_kept_for_the_same_dump_is_the_text_of_that_dump():
         assert kept, "some steps should keep the dump"
 
 
+def test_marks_pasted_from_drawn_labels_are_the_marks_drawn_in_place(monkeypatch):
+    """A tag's label is drawn once and pasted; drawing every one in place gives the same
+    bytes, on screens of three displays at sizes down to ones that clip the labels."""
+    from bmoca.env import observations as obs
+
+    cases = []
+    for config in CONFIGS:
+        device = connect("sim", configs.get(config))
+        for command in ("am start -n com.android.settings/.Settings",
+                        "am start -a com.android.deskclock.action.START_STOPWATCH"):
+            device.shell(command)
+            cases.append((device.screen_image(), list(obs.translate(device.dump_hierarchy()))))
+    sizes = ((256, 512), (128, 256), (333, 517), (1080, 2160), (24, 40), (9, 12))
+    pasted = [obs.set_of_marks(image, elements, size).tobytes()
+              for image, elements in cases for size in sizes]
+    assert obs._label.cache_info().currsize, "labels were drawn once"
+    labels = obs._label
+    monkeypatch.setattr(obs, "_label", lambda *key: (*labels(*key)[:4], None))
+    drawn = [obs.set_of_marks(image, elements, size).tobytes()
+             for image, elements in cases for size in sizes]
+    assert pasted == drawn
+
+
 def test_a_screen_image_stands_and_its_array_is_the_screenshot():
     from PIL import Image
 

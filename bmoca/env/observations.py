@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 from lxml import etree
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 __all__ = ["Element", "ObservationError", "describe", "nodes", "resize", "set_of_marks",
            "translate"]
@@ -210,6 +210,39 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     return ImageFont.load_default(size)
 
 
+_PAD = 1
+"""Pixels between a mark's tag and the edge of its label."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _label(tag: str, colour: tuple[int, int, int], size: int
+           ) -> tuple[int, int, int, int, Image.Image | None]:
+    """A tag's label: its text box (left, top) offsets, its width and height, and the label
+    as an image to paste, drawn once, as `set_of_marks` draws it: a filled box and the tag
+    over it. None where the tag's ink would reach past the box (then it is drawn in place):
+    the label is drawn on black and on white and must leave both untouched around it."""
+    font = _font(size)
+    left, top, right, bottom = ImageDraw.Draw(Image.new("RGB", (1, 1))).textbbox(
+        (0, 0), tag, font=font)
+    width, height = right - left + 2 * _PAD, bottom - top + 2 * _PAD
+    luminance = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
+    ink = (0, 0, 0) if luminance > 140 else (255, 255, 255)
+    margin = height + 2
+    drawn = []
+    for around in ((0, 0, 0), (255, 255, 255)):
+        canvas = Image.new("RGB", (width + 2 * margin, height + 2 * margin), around)
+        draw = ImageDraw.Draw(canvas)
+        draw.rectangle((margin, margin, margin + width - 1, margin + height - 1), fill=colour)
+        draw.text((margin + _PAD - left, margin + _PAD - top), tag, fill=ink, font=font)
+        box = (margin, margin, margin + width, margin + height)
+        drawn.append(canvas.crop(box))
+        canvas.paste(around, box)
+        if ImageChops.difference(canvas, Image.new("RGB", canvas.size, around)).getbbox():
+            return left, top, width, height, None
+    same = drawn[0].tobytes() == drawn[1].tobytes()
+    return left, top, width, height, drawn[0] if same else None
+
+
 def _marked(element: Element, width: int, height: int) -> bool:
     """Default filter: a real box that is not a full-screen container."""
     x1, y1, x2, y2 = element.bounds
@@ -247,7 +280,8 @@ def set_of_marks(screenshot: np.ndarray | Image.Image, elements: Sequence[Elemen
 
     chosen.sort(key=lambda e: (-area(e), e.numeric_tag))
     draw = ImageDraw.Draw(image)
-    font = _font(max(10, round(min(target) / 24)))
+    font_size = max(10, round(min(target) / 24))
+    font = _font(font_size)
     line = max(1, round(min(target) / 300))
     for element in chosen:
         x1, y1, x2, y2 = element.bounds
@@ -258,13 +292,14 @@ def set_of_marks(screenshot: np.ndarray | Image.Image, elements: Sequence[Elemen
         colour = _PALETTE[element.numeric_tag % len(_PALETTE)]
         draw.rectangle(box, outline=colour, width=line)
         label = str(element.numeric_tag)
-        left, top, right, bottom = draw.textbbox((0, 0), label, font=font)
-        pad = 1
-        label_w, label_h = right - left + 2 * pad, bottom - top + 2 * pad
+        left, top, label_w, label_h, drawn = _label(label, colour, font_size)
         lx = min(box[0], max(0, target[0] - label_w))
         ly = min(box[1], max(0, target[1] - label_h))
+        if drawn is not None:  # the same pixels as drawing it here, without the font
+            image.paste(drawn, (lx, ly))
+            continue
         draw.rectangle((lx, ly, lx + label_w - 1, ly + label_h - 1), fill=colour)
         luminance = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
         ink = (0, 0, 0) if luminance > 140 else (255, 255, 255)
-        draw.text((lx + pad - left, ly + pad - top), label, fill=ink, font=font)
+        draw.text((lx + _PAD - left, ly + _PAD - top), label, fill=ink, font=font)
     return np.asarray(image, dtype=np.uint8).copy()
