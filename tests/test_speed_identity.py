@@ -540,6 +540,35 @@ def test_a_new_wallpaper_is_painted_under_the_same_home_screen():
     assert walk(fresh)[3].tobytes() == new.tobytes()
 
 
+def test_a_photo_a_painter_reads_from_the_files_is_painted_again_when_it_changes():
+    """Snapseed's thumbnails draw the photo file itself, which no key holds: their screen
+    is kept only while the state stands."""
+    import io
+
+    from conftest import tap_on
+    from nearmiss.snapseed import S, open_snapseed
+    from PIL import Image
+
+    from bmoca.sim.apps.snapseed.photo import photos
+
+    def walk(device) -> list:
+        open_snapseed(device)
+        tap_on(device, resource_id=S + "logo_view")
+        shots = [device.screen_image()]
+        device.state_fingerprint()  # as an env does after every step
+        path = photos(device.server.state.vfs)[0]
+        blob = io.BytesIO()
+        Image.new("RGB", (64, 48), (250, 20, 20)).save(blob, "JPEG")
+        device.system.state.vfs.write(path, blob.getvalue())  # behind the frame's back
+        return [*shots, device.screen_image()]
+
+    old, new = walk(connect("sim", configs.get("test_env_100")))
+    assert new is not old and new.tobytes() != old.tobytes()
+    fresh = connect("sim", configs.get("test_env_100"))
+    fresh.reuse_layout = False
+    assert walk(fresh)[1].tobytes() == new.tobytes()
+
+
 def test_the_measure_cache_is_bounded_in_subtrees_and_displays():
     from bmoca.sim.ui.sizes import DISPLAYS, MeasureCache
     from bmoca.sim.ui.view import column, text

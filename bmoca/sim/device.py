@@ -20,6 +20,7 @@ from bmoca.sim.system.clock import ClockRangeError
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
 from bmoca.sim.system.statecopy import Fingerprinter, StateImage
 from bmoca.sim.system.windows import Frame
+from bmoca.sim.ui.signature import paints_from_state
 from bmoca.sim.ui.view import View
 
 TOUCH_SLOP_DP = 8
@@ -50,10 +51,10 @@ class SimDevice(Device):
         self._epoch = 0
         """Counts restores and restarts: the state objects a frame's handlers hold are gone."""
         self._painted: tuple | None = None
-        """(size, what the windows looked like, what else the painter read, a weak
-        reference to the image) of the last paint, while it may be reused: a step that
-        changes the state but nothing the painter reads (a setting not shown, a log line)
-        paints nothing."""
+        """(size, what the windows looked like, the state's mark, what else the painter
+        read, a weak reference to the image) of the last paint, while it may be reused: a
+        step that changes the state but nothing the painter reads (a setting not shown, a
+        log line) paints nothing."""
         self._images: dict[int, tuple] = {}
         """id(screenshot array) -> (a weak reference to it, the image it was read from)."""
         self._arrays: dict[int, tuple] = {}
@@ -185,14 +186,16 @@ class SimDevice(Device):
         inputs = self._painter.inputs(self._system, frame)
         painted = self._painted
         if (painted is not None and painted[0] == size and _same_windows(painted[1], looks)
-                and painted[2] == inputs):
-            image = painted[3]()
+                and ((painted[3] == inputs and not _paints_from_state(looks))
+                     or self._unchanged_since(painted[2]))):
+            image = painted[4]()
             if image is not None:
                 return image
         image = self._painter.paint(self._system, frame, size)
         reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
                                              for w in frame.windows)
-        self._painted = (size, looks, inputs, weakref.ref(image)) if reusable else None
+        self._painted = (size, looks, self._mark(), inputs, weakref.ref(image)) if reusable \
+            else None
         return image
 
     def screenshot(self) -> np.ndarray:
@@ -584,6 +587,12 @@ def _same_windows(a: list, b: list) -> bool:
     """Window by window: equal keys, or the very same (cached system bar) window."""
     return len(a) == len(b) and all(x is y or (isinstance(x, tuple) and x == y)
                                     for x, y in zip(a, b, strict=True))
+
+
+def _paints_from_state(looks: list) -> bool:
+    """Whether a window's tree has a painter that reads state its key does not hold (a
+    photo from the file system): then only a state that stood still keeps its image."""
+    return any(isinstance(look, tuple) and paints_from_state(look[1][0]) for look in looks)
 
 
 def hit_test(root: View, x: int, y: int, want=None) -> View | None:

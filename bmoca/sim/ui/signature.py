@@ -48,6 +48,12 @@ def signature(root: View) -> list:
     return out
 
 
+def paints_from_state(sig: list) -> bool:
+    """Whether a view of the tree has a custom painter that closes over more than plain
+    values: what it draws may change while the signature stays the same."""
+    return any(type(entry[7]) is _Opaque for entry in sig)  # 7: the painter's key
+
+
 def _painter_key(draw: Any) -> Any:
     closure = getattr(draw, "__closure__", None)
     code = getattr(draw, "__code__", None)
