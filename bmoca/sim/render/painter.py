@@ -1,18 +1,18 @@
 """Draws a laid-out frame into an RGB image: wallpaper, app, dialog, keyboard, system bars.
 
-Everything expensive is cached across frames: wallpapers per file and size, text sprites
+Everything expensive is cached across frames: wallpapers (`wallpaper`), text sprites
 and icons (in their modules); a frame is boxes, pasted sprites and a few vector shapes.
 """
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
 from bmoca.sim.render import app_icons, icons
 from bmoca.sim.render.text import get_text_renderer
+from bmoca.sim.render.wallpaper import WALLPAPERS, decode
 from bmoca.sim.system.server import SystemServer
 from bmoca.sim.system.windows import Frame, Window
 from bmoca.sim.ui.theme import Theme, theme
@@ -21,24 +21,6 @@ from bmoca.sim.ui.view import Box, View
 WALLPAPER_PATH = "/data/system/users/0/wallpaper"
 
 
-@lru_cache(maxsize=8)
-def _wallpaper(blob: bytes, width: int, height: int) -> Image.Image:
-    """Decode and center-crop a wallpaper file to the screen, as the system does."""
-    img = Image.open(io.BytesIO(blob))
-    img.load()
-    if img.mode != "RGB":  # converting or resizing to what it is would only copy the pixels
-        img = img.convert("RGB")
-    scale = max(width / img.width, height / img.height)
-    size = (max(width, round(img.width * scale)), max(height, round(img.height * scale)))
-    if img.size != size:
-        img = img.resize(size, Image.BILINEAR)
-    if img.size == (width, height):
-        return img  # as the screen is: cropping would copy it too
-    left, top = (img.width - width) // 2, (img.height - height) // 2
-    return img.crop((left, top, left + width, top + height))
-
-
-@lru_cache(maxsize=4)
 def _default_wallpaper(width: int, height: int) -> Image.Image:
     from bmoca.assets.wallpapers import generate
 
@@ -334,10 +316,11 @@ class Painter:
         vfs = self._system.state.vfs
         if vfs.exists(WALLPAPER_PATH):
             try:
-                return _wallpaper(vfs.read(WALLPAPER_PATH), *size)
+                blob = vfs.read(WALLPAPER_PATH)
+                return WALLPAPERS.get(("file", blob, *size), lambda: decode(blob, *size))
             except (OSError, ValueError):
                 pass  # an unreadable wallpaper file: Android shows the default one
-        return _default_wallpaper(*size)
+        return WALLPAPERS.get(("default", *size), lambda: _default_wallpaper(*size))
 
 
 _MIRRORED_ICONS = frozenset({"arrow_back", "arrow_forward", "arrow_left", "backspace",
