@@ -22,6 +22,9 @@ from bmoca.sim.render.text import Color, colorize, to_rgba
 
 ICON_CACHE_BYTES = 16 << 20
 """Coloured icon sprites kept, in pixel bytes."""
+ICON_FONT_CACHE_SIZE = 4
+"""Icon font faces kept open: about 1 MB each (the variable font's tables, per size and
+style), while opening one again costs under 1 ms and only icons the cache lacks need one."""
 OPTICAL_SIZE = 24  # Android's standard 24dp icon grid
 _FONT_FILE = "MaterialSymbolsOutlined.ttf"
 _NAMES_FILE = "MaterialSymbolsOutlined.json"
@@ -63,7 +66,7 @@ def codepoint(name: str) -> int:
         raise KeyError(f"unknown Material Symbols icon {name!r}") from None
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=ICON_FONT_CACHE_SIZE)
 def icon_font(size_px: int, filled: bool = False, weight: int = 400) -> ImageFont.FreeTypeFont:
     """The icon font at a size with FILL/wght set; its em square is the icon's box."""
     font = ImageFont.truetype(str(font_path()), size_px)

@@ -35,6 +35,10 @@ LINE_HEIGHT_EM = (1900 + 500) / 2048
 ELLIPSIS = "\u2026"
 LABEL_CACHE_BYTES = 48 << 20
 """Label sprites kept, in pixel bytes (sprites vary 1000-fold in size: see sprites.py)."""
+FONT_CACHE_SIZE = 8
+"""FreeType faces kept open. A face is 0.2–0.5 MB (more for CJK) at every size and weight,
+and one phone met 39 of them in 600 steps (a new display brings its own sizes); fonts are
+only used to make labels and layouts the caches lack, and opening one again costs 0.1–0.6 ms."""
 _ALIGNS = ("start", "center", "end")
 _RTL_LANGS = frozenset({"ar", "ur", "fa", "he", "iw", "ps", "sd", "ug", "yi"})
 _NOTO_SANS_LATIN_LANGS = frozenset({"ak", "ee", "tw", "ha", "yo", "ig", "ff", "ln", "bm", "dz"})
@@ -86,7 +90,7 @@ def colorize(mask: Image.Image, color: Color) -> Image.Image:
 # --------------------------------------------------------------------------- fonts and locales
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=FONT_CACHE_SIZE)
 def load_font(key: str, size_px: int, weight: int = 400) -> ImageFont.FreeTypeFont:
     """A FreeType font at a size and weight; variable fonts get their `wght` axis set."""
     face = font_face(key)
