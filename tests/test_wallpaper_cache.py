@@ -39,32 +39,61 @@ def test_decode_is_the_resize_and_crop_it_replaces(file_size):
     assert got.tobytes() == _reference(blob, 90, 180).tobytes()
 
 
-def test_a_wallpaper_evicted_and_inflated_is_the_same_bytes():
-    cache = WallpaperCache(decoded_budget=0)
+def _shown(cache: WallpaperCache, key, size, make) -> bytes:
+    with cache.shown(key, size, make) as image:
+        assert image.mode == "RGB" and image.size == size
+        return image.tobytes()
+
+
+def test_a_wallpaper_replaced_and_inflated_again_is_the_same_bytes():
+    cache = WallpaperCache()
     blobs = {name: _png(name, 80, 160) for name in ("01_red", "10_galaxy", "04_sky")}
-    first = {name: cache.get(name, lambda b=blob: decode(b, 80, 160)).tobytes()
+    first = {name: _shown(cache, name, (80, 160), lambda b=blob: decode(b, 80, 160))
              for name, blob in blobs.items()}
+    assert first == {name: decode(blob, 80, 160).tobytes() for name, blob in blobs.items()}
     assert (cache.made, cache.inflated) == (3, 0)
     for name in blobs:
-        again = cache.get(name, lambda: pytest.fail("made again instead of inflated"))
-        assert again.mode == "RGB" and again.tobytes() == first[name]
+        again = _shown(cache, name, (80, 160), lambda: pytest.fail("made again, not inflated"))
+        assert again == first[name]
     assert (cache.made, cache.inflated) == (3, 3)
+    assert _shown(cache, "04_sky", (80, 160), lambda: pytest.fail("not kept")) == first["04_sky"]
+    assert cache.inflated == 3  # the one shown last is still decoded
+
+
+def test_a_size_has_one_decoded_image_filled_in_place():
+    cache = WallpaperCache()
+    with cache.shown("a", (80, 160), lambda: wallpapers.generate("01_red", 80, 160)) as a:
+        pass
+    with cache.shown("b", (80, 160), lambda: wallpapers.generate("02_blue", 80, 160)) as b:
+        assert b is a
+    assert len(cache._slots) == 1
+
+
+def test_a_wallpaper_of_the_wrong_size_is_refused_and_nothing_is_kept():
+    cache = WallpaperCache()
+    with pytest.raises(ValueError, match="not the screen"):
+        _shown(cache, "a", (80, 160), lambda: wallpapers.generate("01_red", 80, 161))
+    assert not cache._packed
+    assert _shown(cache, "a", (80, 160), lambda: wallpapers.generate("01_red", 80, 160))
 
 
 def test_the_bounds_hold():
-    cache = WallpaperCache(decoded_budget=2 * 80 * 160 * 4, packed_budget=60_000)
+    sizes = [(80, 160), (90, 180), (100, 200)]
+    cache = WallpaperCache(decoded_budget=2 * 90 * 180 * 4, packed_budget=60_000)
     for name in wallpapers.WALLPAPERS:
-        cache.get(name, lambda n=name: wallpapers.generate(n, 80, 160))
-        assert len(cache._decoded) <= 2
-        assert cache._packed_bytes <= cache.packed_budget
-        assert cache._packed_bytes == sum(len(p) for p, _ in cache._packed.values())
-    assert len(cache._packed) < len(wallpapers.WALLPAPERS)  # the oldest were dropped
-    assert list(cache._decoded) == list(wallpapers.WALLPAPERS[-2:])
+        for size in sizes:
+            _shown(cache, (name, size), size, lambda n=name, s=size: wallpapers.generate(n, *s))
+            assert sum(decoded_bytes(image) for _, image in cache._slots.values()) \
+                <= max(cache.decoded_budget, decoded_bytes(cache._slots[size][1]))
+            assert cache._packed_bytes <= cache.packed_budget
+            assert cache._packed_bytes == sum(len(p) for p in cache._packed.values())
+    assert list(cache._slots) == [(100, 200)]  # two of the sizes do not fit the budget
+    assert len(cache._packed) < len(wallpapers.WALLPAPERS) * len(sizes)  # the oldest dropped
     # the last one is kept decoded even when it alone is over the budget
     tight = WallpaperCache(decoded_budget=0, packed_budget=0)
-    image = tight.get("x", lambda: wallpapers.generate("01_red", 80, 160))
-    assert tight.get("x", lambda: pytest.fail("not kept")) is image
-    assert tight.nbytes == decoded_bytes(image) and not tight._packed
+    shown = _shown(tight, "x", (80, 160), lambda: wallpapers.generate("01_red", 80, 160))
+    assert _shown(tight, "x", (80, 160), lambda: pytest.fail("not kept")) == shown
+    assert tight.nbytes == 80 * 160 * 4 and not tight._packed
 
 
 def test_a_phone_s_home_screen_after_its_wallpaper_was_evicted():
@@ -75,7 +104,7 @@ def test_a_phone_s_home_screen_after_its_wallpaper_was_evicted():
     before = WALLPAPERS.inflated
     first = np.array(connect("sim", red).screenshot())
     connect("sim", blue).screenshot()  # its wallpaper takes the decoded place
-    assert len(WALLPAPERS._decoded) == 1
+    assert len(WALLPAPERS._slots) == 1
     again = connect("sim", red).screenshot()
     assert WALLPAPERS.inflated == before + 1
     assert again.tobytes() == first.tobytes()

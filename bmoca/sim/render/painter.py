@@ -267,7 +267,7 @@ class Painter:
         bounds = view.bounds
         corner = canvas.px(view.corner)
         if view.image == "wallpaper":
-            canvas.paste(self._wallpaper(canvas.image.size), 0, 0, clip)
+            self._wallpaper(canvas, clip)
         if view.elevation and view.bg is not None:
             sprite, dx, dy = elevation_shadow(bounds[2] - bounds[0], bounds[3] - bounds[1],
                                               corner, canvas.px(min(view.elevation, 24)))
@@ -312,15 +312,19 @@ class Painter:
             canvas.paste(_shadow(sprite, max(1, canvas.px(1.5))), x, top + canvas.px(1), clip)
         canvas.paste(sprite, x, top, clip)
 
-    def _wallpaper(self, size: tuple[int, int]) -> Image.Image:
+    def _wallpaper(self, canvas: Canvas, clip: Box) -> None:
+        size = canvas.image.size
         vfs = self._system.state.vfs
         if vfs.exists(WALLPAPER_PATH):
             try:
                 blob = vfs.read(WALLPAPER_PATH)
-                return WALLPAPERS.get(("file", blob, *size), lambda: decode(blob, *size))
+                with WALLPAPERS.shown(("file", blob), size, lambda: decode(blob, *size)) as image:
+                    canvas.paste(image, 0, 0, clip)
+                return
             except (OSError, ValueError):
                 pass  # an unreadable wallpaper file: Android shows the default one
-        return WALLPAPERS.get(("default", *size), lambda: _default_wallpaper(*size))
+        with WALLPAPERS.shown(("default",), size, lambda: _default_wallpaper(*size)) as image:
+            canvas.paste(image, 0, 0, clip)
 
 
 _MIRRORED_ICONS = frozenset({"arrow_back", "arrow_forward", "arrow_left", "backspace",

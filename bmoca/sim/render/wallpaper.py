@@ -1,11 +1,14 @@
-"""The wallpapers screens show, decoded at one screen size at a time.
+"""The wallpapers screens show, decoded into one reused image per screen size.
 
 A decoded 1080×2160 wallpaper is 9 MB (Pillow keeps RGB at 4 bytes a pixel). Kept decoded
 per file and size, as many as eight, they were most of what a phone of a new configuration
-added to a process. Now only the last one painted stays decoded (more only while they fit
-in `DECODED_BYTES`); the others are kept as their pixels compressed with zlib at level 1
-(0.15–1 MB each), which inflate to the same pixels in 6–14 ms, against 16–34 ms to decode
-the PNG again and far more to draw the default one.
+added to a process; and each one decoded and later dropped left a 9 MB hole in the C heap
+under what was allocated after it, which the process kept. Now a screen size has one
+decoded image (`DECODED_BYTES` bounds the sizes kept), which the wallpaper shown last
+fills in place; every wallpaper met is kept as its pixels compressed with zlib at level 1
+(0.15–1 MB each), which inflate, a band of rows at a time, into that image to the same
+pixels in 6–14 ms (against 16–34 ms to decode the PNG again, and far more to draw the
+default one).
 """
 
 from __future__ import annotations
@@ -14,14 +17,17 @@ import io
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 
 from PIL import Image
 
 DECODED_BYTES = 12 << 20
-"""Decoded wallpapers kept beyond the last one painted, while their pixels fit."""
+"""Decoded images of other screen sizes kept beside the last one used, while they fit."""
 PACKED_BYTES = 16 << 20
 """Compressed wallpapers kept, least recently used dropped first."""
+_BAND_BYTES = 256 << 10
+"""Rows are compressed and inflated this many bytes at a time: no full-size buffer."""
 
 
 def decode(blob: bytes, width: int, height: int) -> Image.Image:
@@ -48,69 +54,104 @@ def decoded_bytes(image: Image.Image) -> int:
     return image.width * image.height * 4
 
 
+def _bands(width: int, height: int) -> Iterator[tuple[int, int]]:
+    rows = max(1, _BAND_BYTES // (3 * width))
+    for top in range(0, height, rows):
+        yield top, min(rows, height - top)
+
+
+def _deflate(image: Image.Image) -> bytes:
+    stream = zlib.compressobj(1)
+    width = image.width
+    parts = [stream.compress(image.crop((0, top, width, top + rows)).tobytes())
+             for top, rows in _bands(width, image.height)]
+    parts.append(stream.flush())
+    return b"".join(parts)
+
+
+def _inflate(packed: bytes, image: Image.Image) -> None:
+    stream = zlib.decompressobj()
+    tail, width = packed, image.width
+    for top, rows in _bands(width, image.height):
+        chunk = stream.decompress(tail, 3 * width * rows)
+        tail = stream.unconsumed_tail
+        image.paste(Image.frombytes("RGB", (width, rows), chunk), (0, top))
+
+
 class WallpaperCache:
-    """`get(key, make)`: the RGB image `make()` gives for `key`, kept decoded only while it
-    is among the last painted, and otherwise as its zlib-compressed pixels."""
+    """`with cache.shown(key, size, make) as image`: the RGB image `make()` gives for `key`
+    at `size`. The image is the size's one decoded image, valid only inside the block
+    (the cache is locked meanwhile); the next wallpaper shown at that size replaces it."""
 
     def __init__(self, decoded_budget: int = DECODED_BYTES,
                  packed_budget: int = PACKED_BYTES) -> None:
         self.decoded_budget = int(decoded_budget)
         self.packed_budget = int(packed_budget)
-        self._decoded: OrderedDict[Hashable, Image.Image] = OrderedDict()
-        self._packed: OrderedDict[Hashable, tuple[bytes, tuple[int, int]]] = OrderedDict()
+        self._slots: OrderedDict[tuple[int, int], list] = OrderedDict()
+        """size -> [the key shown in it (None while being filled), its image]."""
+        self._packed: OrderedDict[Hashable, bytes] = OrderedDict()
         self._packed_bytes = 0
         self._lock = threading.Lock()
         self.made = self.inflated = 0
         """How many were made with `make()`, and how many inflated from the compressed form."""
 
-    def get(self, key: Hashable, make: Callable[[], Image.Image]) -> Image.Image:
+    @contextmanager
+    def shown(self, key: Hashable, size: tuple[int, int],
+              make: Callable[[], Image.Image]) -> Iterator[Image.Image]:
         with self._lock:
-            image = self._decoded.get(key)
-            if image is not None:
-                self._decoded.move_to_end(key)
-                return image
-            packed = self._packed.get(key)
-            if packed is not None:
-                self._packed.move_to_end(key)
-        if packed is not None:
-            image = Image.frombytes("RGB", packed[1], zlib.decompress(packed[0]))
-        else:
-            image = make()
-            if image.mode != "RGB":
-                image = image.convert("RGB")
-            packed = (zlib.compress(image.tobytes(), 1), image.size)
-        with self._lock:
-            if key in self._packed:
-                self.inflated += 1
-            else:
-                self.made += 1
-            self._keep_decoded(key, image)
-            if key not in self._packed and len(packed[0]) <= self.packed_budget:
-                self._packed[key] = packed
-                self._packed_bytes += len(packed[0])
-                while self._packed_bytes > self.packed_budget:
-                    _, (dropped, _) = self._packed.popitem(last=False)
-                    self._packed_bytes -= len(dropped)
-        return image
+            yield self._fill(key, (int(size[0]), int(size[1])), make)
 
-    def _keep_decoded(self, key: Hashable, image: Image.Image) -> None:
-        self._decoded[key] = image
-        self._decoded.move_to_end(key)
-        total = sum(decoded_bytes(i) for i in self._decoded.values())
-        while len(self._decoded) > 1 and total > self.decoded_budget:
-            _, dropped = self._decoded.popitem(last=False)
+    def _fill(self, key: Hashable, size: tuple[int, int],
+              make: Callable[[], Image.Image]) -> Image.Image:
+        slot = self._slots.get(size)
+        if slot is None:
+            slot = self._slots[size] = [None, Image.new("RGB", size)]
+            self._drop_slots()
+        self._slots.move_to_end(size)
+        if slot[0] is not None and slot[0] == key:
+            return slot[1]
+        slot[0] = None
+        packed = self._packed.get(key)
+        if packed is not None:
+            self._packed.move_to_end(key)
+            _inflate(packed, slot[1])
+            self.inflated += 1
+        else:
+            made = make()
+            if made.size != size:
+                raise ValueError(f"wallpaper of {made.size}, not the screen's {size}")
+            slot[1].paste(made if made.mode == "RGB" else made.convert("RGB"))
+            del made
+            self._pack(key, _deflate(slot[1]))
+            self.made += 1
+        slot[0] = key
+        return slot[1]
+
+    def _drop_slots(self) -> None:
+        total = sum(decoded_bytes(image) for _, image in self._slots.values())
+        while len(self._slots) > 1 and total > self.decoded_budget:
+            _, (_, dropped) = self._slots.popitem(last=False)
             total -= decoded_bytes(dropped)
+
+    def _pack(self, key: Hashable, packed: bytes) -> None:
+        if len(packed) > self.packed_budget:
+            return
+        self._packed[key] = packed
+        self._packed_bytes += len(packed)
+        while self._packed_bytes > self.packed_budget:
+            _, dropped = self._packed.popitem(last=False)
+            self._packed_bytes -= len(dropped)
 
     @property
     def nbytes(self) -> int:
         """Bytes held: the decoded images' pixels and the compressed forms."""
         with self._lock:
-            return (sum(decoded_bytes(i) for i in self._decoded.values())
+            return (sum(decoded_bytes(image) for _, image in self._slots.values())
                     + self._packed_bytes)
 
     def cache_clear(self) -> None:
         with self._lock:
-            self._decoded.clear()
+            self._slots.clear()
             self._packed.clear()
             self._packed_bytes = 0
 
