@@ -69,6 +69,15 @@ def test_a_size_has_one_decoded_image_filled_in_place():
     assert len(cache._slots) == 1
 
 
+def test_one_key_at_two_sizes_is_two_wallpapers():
+    cache = WallpaperCache(decoded_budget=0)
+    for _ in range(2):
+        for size in ((80, 160), (90, 150)):
+            got = _shown(cache, "default", size, lambda s=size: wallpapers.generate("04_sky", *s))
+            assert got == wallpapers.generate("04_sky", *size).tobytes()
+    assert (cache.made, cache.inflated) == (2, 2)
+
+
 def test_a_wallpaper_of_the_wrong_size_is_refused_and_nothing_is_kept():
     cache = WallpaperCache()
     with pytest.raises(ValueError, match="not the screen"):

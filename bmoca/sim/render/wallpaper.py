@@ -111,9 +111,9 @@ class WallpaperCache:
         if slot[0] is not None and slot[0] == key:
             return slot[1]
         slot[0] = None
-        packed = self._packed.get(key)
+        packed = self._packed.get((key, size))
         if packed is not None:
-            self._packed.move_to_end(key)
+            self._packed.move_to_end((key, size))
             _inflate(packed, slot[1])
             self.inflated += 1
         else:
@@ -122,7 +122,7 @@ class WallpaperCache:
                 raise ValueError(f"wallpaper of {made.size}, not the screen's {size}")
             slot[1].paste(made if made.mode == "RGB" else made.convert("RGB"))
             del made
-            self._pack(key, _deflate(slot[1]))
+            self._pack((key, size), _deflate(slot[1]))
             self.made += 1
         slot[0] = key
         return slot[1]
