@@ -34,7 +34,9 @@ def decode(blob: bytes, width: int, height: int) -> Image.Image:
     """Decode and center-crop a wallpaper file to the screen, as the system does; a file of
     the screen's size is taken as it is (resizing and cropping it would copy it twice)."""
     img = Image.open(io.BytesIO(blob))
-    img = img.convert("RGB") if img.mode != "RGB" else _loaded(img)
+    img.load()
+    if img.mode != "RGB":
+        img = img.convert("RGB")
     if img.size == (width, height):
         return img
     scale = max(width / img.width, height / img.height)
@@ -42,11 +44,6 @@ def decode(blob: bytes, width: int, height: int) -> Image.Image:
     img = img.resize(size, Image.BILINEAR)
     left, top = (img.width - width) // 2, (img.height - height) // 2
     return img.crop((left, top, left + width, top + height))
-
-
-def _loaded(img: Image.Image) -> Image.Image:
-    img.load()
-    return img
 
 
 def decoded_bytes(image: Image.Image) -> int:
