@@ -31,17 +31,17 @@ _BAND_BYTES = 256 << 10
 
 
 def decode(blob: bytes, width: int, height: int) -> Image.Image:
-    """Decode and center-crop a wallpaper file to the screen, as the system does; a file of
-    the screen's size is taken as it is (resizing and cropping it would copy it twice)."""
+    """Decode and center-crop a wallpaper file to the screen, as the system does."""
     img = Image.open(io.BytesIO(blob))
     img.load()
-    if img.mode != "RGB":
+    if img.mode != "RGB":  # converting or resizing to what it is would only copy the pixels
         img = img.convert("RGB")
-    if img.size == (width, height):
-        return img
     scale = max(width / img.width, height / img.height)
     size = (max(width, round(img.width * scale)), max(height, round(img.height * scale)))
-    img = img.resize(size, Image.BILINEAR)
+    if img.size != size:
+        img = img.resize(size, Image.BILINEAR)
+    if img.size == (width, height):
+        return img  # as the screen is: cropping would copy it too
     left, top = (img.width - width) // 2, (img.height - height) // 2
     return img.crop((left, top, left + width, top + height))
 
