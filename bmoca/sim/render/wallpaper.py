@@ -77,7 +77,8 @@ def _inflate(packed: bytes, image: Image.Image) -> None:
 
 class WallpaperCache:
     """`with cache.shown(key, size, make) as image`: the RGB image `make()` gives for `key`
-    at `size`. The image is the size's one decoded image, valid only inside the block
+    at `size` (a new image, which the cache keeps and fills again). The image is the
+    size's one decoded image, valid only inside the block
     (the cache is locked meanwhile); the next wallpaper shown at that size replaces it."""
 
     def __init__(self, decoded_budget: int = DECODED_BYTES,
@@ -101,28 +102,37 @@ class WallpaperCache:
     def _fill(self, key: Hashable, size: tuple[int, int],
               make: Callable[[], Image.Image]) -> Image.Image:
         slot = self._slots.get(size)
-        if slot is None:
-            slot = self._slots[size] = [None, Image.new("RGB", size)]
-            self._drop_slots()
-        self._slots.move_to_end(size)
-        if slot[0] is not None and slot[0] == key:
-            return slot[1]
-        slot[0] = None
+        if slot is not None:
+            self._slots.move_to_end(size)
+            if slot[0] is not None and slot[0] == key:
+                return slot[1]
+            slot[0] = None
         packed = self._packed.get((key, size))
         if packed is not None:
             self._packed.move_to_end((key, size))
+            if slot is None:
+                slot = self._new_slot(size, Image.new("RGB", size))
             _inflate(packed, slot[1])
             self.inflated += 1
         else:
             made = make()
             if made.size != size:
                 raise ValueError(f"wallpaper of {made.size}, not the screen's {size}")
-            slot[1].paste(made if made.mode == "RGB" else made.convert("RGB"))
+            made = made if made.mode == "RGB" else made.convert("RGB")
+            if slot is None:  # the first at this size becomes its image: no copy
+                slot = self._new_slot(size, made)
+            else:
+                slot[1].paste(made)
             del made
             self._pack((key, size), _deflate(slot[1]))
             self.made += 1
         slot[0] = key
         return slot[1]
+
+    def _new_slot(self, size: tuple[int, int], image: Image.Image) -> list:
+        slot = self._slots[size] = [None, image]
+        self._drop_slots()
+        return slot
 
     def _drop_slots(self) -> None:
         total = sum(decoded_bytes(image) for _, image in self._slots.values())
