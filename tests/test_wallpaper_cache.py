@@ -117,3 +117,28 @@ def test_a_phone_s_home_screen_after_its_wallpaper_was_evicted():
     again = connect("sim", red).screenshot()
     assert WALLPAPERS.inflated == before + 1
     assert again.tobytes() == first.tobytes()
+
+
+def test_spare_wallpapers_are_swapped_in_not_inflated_and_stay_the_same_bytes():
+    """A process stepping phones of three wallpapers in turn, with room for two spares:
+    after the first round no wallpaper is made or inflated again, and each is unchanged."""
+    size = (80, 160)
+    names = ("01_red", "02_blue", "04_sky")
+    cache = WallpaperCache(spare_budget=2 * 80 * 160 * 4)
+    expected = {n: wallpapers.generate(n, *size).tobytes() for n in names}
+    for name in names:
+        assert _shown(cache, name, size, lambda n=name: wallpapers.generate(n, *size)) \
+            == expected[name]
+    for _ in range(3):
+        for name in names:
+            assert _shown(cache, name, size, lambda: pytest.fail("not kept")) == expected[name]
+    assert (cache.made, cache.inflated) == (3, 0)
+    assert cache.nbytes - cache._packed_bytes == 3 * 80 * 160 * 4
+    # with room for one spare only, the third wallpaper is inflated into the oldest spare
+    tight = WallpaperCache(spare_budget=80 * 160 * 4)
+    for _ in range(2):
+        for name in names:
+            assert _shown(tight, name, size, lambda n=name: wallpapers.generate(n, *size)) \
+                == expected[name]
+    assert tight.made == 3 and tight.inflated == 3
+    assert tight.nbytes - tight._packed_bytes == 2 * 80 * 160 * 4

@@ -14,6 +14,7 @@ default one).
 from __future__ import annotations
 
 import io
+import os
 import threading
 import zlib
 from collections import OrderedDict
@@ -82,11 +83,18 @@ class WallpaperCache:
     (the cache is locked meanwhile); the next wallpaper shown at that size replaces it."""
 
     def __init__(self, decoded_budget: int = DECODED_BYTES,
-                 packed_budget: int = PACKED_BYTES) -> None:
+                 packed_budget: int = PACKED_BYTES, spare_budget: int = 0) -> None:
         self.decoded_budget = int(decoded_budget)
         self.packed_budget = int(packed_budget)
+        self.spare_budget = int(spare_budget)
+        """Bytes of further decoded wallpapers kept beside each size's shown one (none by
+        default): a process that steps phones of different wallpapers in turn (a
+        `SyncVectorEnv` over configurations) then swaps images instead of inflating one
+        at every home screen, at 9 MB a wallpaper of a 1080×2160 screen."""
         self._slots: OrderedDict[tuple[int, int], list] = OrderedDict()
         """size -> [the key shown in it (None while being filled), its image]."""
+        self._spares: OrderedDict[tuple[Hashable, tuple[int, int]], Image.Image] = OrderedDict()
+        """(key, size) -> a decoded wallpaper shown before, kept within `spare_budget`."""
         self._packed: OrderedDict[Hashable, bytes] = OrderedDict()
         self._packed_bytes = 0
         self._lock = threading.Lock()
@@ -105,6 +113,8 @@ class WallpaperCache:
         if slot is not None:
             self._slots.move_to_end(size)
             if slot[0] is not None and slot[0] == key:
+                return slot[1]
+            if self.spare_budget > 0 and self._swap(slot, key, size):
                 return slot[1]
             slot[0] = None
         packed = self._packed.get((key, size))
@@ -128,6 +138,31 @@ class WallpaperCache:
             self.made += 1
         slot[0] = key
         return slot[1]
+
+    def _swap(self, slot: list, key: Hashable, size: tuple[int, int]) -> bool:
+        """True when `key`'s image was a spare and is now the slot's. Otherwise the slot's
+        image joins the spares, if they have room for it or have one of its size to give
+        up (whose image the slot is then filled into), and False: fill `slot[1]`."""
+        shown, image = slot
+        spare = self._spares.pop((key, size), None)
+        if spare is not None:
+            if shown is not None:
+                self._spares[(shown, size)] = image
+            slot[0], slot[1] = key, spare
+            return True
+        if shown is None:
+            return False
+        used = sum(decoded_bytes(i) for i in self._spares.values())
+        if used + decoded_bytes(image) <= self.spare_budget:
+            fresh = Image.new("RGB", size)
+        else:
+            oldest = next((k for k in self._spares if k[1] == size), None)
+            if oldest is None:
+                return False  # no room: filled in place, as without spares
+            fresh = self._spares.pop(oldest)
+        self._spares[(shown, size)] = image
+        slot[1] = fresh
+        return False
 
     def _new_slot(self, size: tuple[int, int], image: Image.Image) -> list:
         slot = self._slots[size] = [None, image]
@@ -154,14 +189,26 @@ class WallpaperCache:
         """Bytes held: the decoded images' pixels and the compressed forms."""
         with self._lock:
             return (sum(decoded_bytes(image) for _, image in self._slots.values())
+                    + sum(decoded_bytes(image) for image in self._spares.values())
                     + self._packed_bytes)
 
     def cache_clear(self) -> None:
         with self._lock:
             self._slots.clear()
+            self._spares.clear()
             self._packed.clear()
             self._packed_bytes = 0
 
 
-WALLPAPERS = WallpaperCache()
-"""The process's wallpapers, shared by its phones."""
+def _spare_budget() -> int:
+    value = os.environ.get("BMOCA_SPARE_WALLPAPERS_MB", "0").strip() or "0"
+    try:
+        return max(0, int(float(value) * (1 << 20)))
+    except ValueError:
+        raise ValueError(f"BMOCA_SPARE_WALLPAPERS_MB must be a number of megabytes, "
+                         f"not {value!r}") from None
+
+
+WALLPAPERS = WallpaperCache(spare_budget=_spare_budget())
+"""The process's wallpapers, shared by its phones (`BMOCA_SPARE_WALLPAPERS_MB` keeps that
+many megabytes of other decoded wallpapers for processes that switch between phones)."""
