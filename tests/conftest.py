@@ -110,3 +110,22 @@ def run_expert(pool, task_id: str, config: str) -> dict:
         observation, reward, terminated, truncated, info = env.step(agent.act(observation))
         if terminated or truncated:
             return info
+
+
+def check_disk_cache(read, folder, kinds: set[str]) -> None:
+    """An on-disk cache that `read(setting)` uses (the setting: "off" or a folder) gives
+    what no cache gives when empty, full, damaged and unwritable, and keeps entries of
+    `kinds` (the part of an entry's name before its first "-")."""
+    reference = read("off")
+    assert read(str(folder)) == reference  # empty: made, then kept
+    entries = sorted(folder.iterdir())
+    assert {e.name.split("-")[0] for e in entries} == kinds, "the first run keeps what it made"
+    assert not list(folder.glob("*.tmp")), "no half-written entry is left"
+    assert read(str(folder)) == reference  # full: read back
+    for entry in entries:
+        entry.write_bytes(entry.read_bytes()[:40])  # cut short
+    assert read(str(folder)) == reference
+    assert all(entry.stat().st_size > 40 for entry in entries), "damaged entries made again"
+    blocker = folder.parent / "a-file"
+    blocker.write_text("not a directory")
+    assert read(str(blocker / folder.name)) == reference  # cannot be written

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import check_disk_cache
 
 from bmoca.formats import cachedir, yamlload
 
@@ -44,20 +45,7 @@ def _read_all(setting: str) -> str:
 
 
 def test_cache_off_empty_full_damaged_and_unwritable_read_the_same(tmp_path: Path):
-    reference = _read_all("off")
-    folder = tmp_path / "data"
-    assert _read_all(str(folder)) == reference  # empty: parsed and read, then kept
-    entries = sorted(folder.iterdir())
-    assert {e.name.split("-")[0] for e in entries} == {"yaml", "cmap", "photo"}
-    assert not list(folder.glob("*.tmp")), "no half-written entry is left"
-    assert _read_all(str(folder)) == reference  # full: read back
-    for entry in entries:
-        entry.write_bytes(entry.read_bytes()[:40])  # cut short
-    assert _read_all(str(folder)) == reference
-    assert all(entry.stat().st_size > 40 for entry in entries), "damaged entries made again"
-    blocker = tmp_path / "a-file"
-    blocker.write_text("not a directory")
-    assert _read_all(str(blocker / "data")) == reference  # cannot be written
+    check_disk_cache(_read_all, tmp_path / "data", {"yaml", "cmap", "photo"})
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import check_disk_cache
+
 from bmoca.sim.render.disk_cache import ENV
 
 BOOT = """
@@ -28,18 +30,4 @@ def _home_screen(setting: str) -> str:
 
 
 def test_cached_and_drawn_assets_give_the_same_screen(tmp_path: Path):
-    drawn = _home_screen("off")
-    folder = tmp_path / "assets"
-    assert _home_screen(str(folder)) == drawn  # an empty cache: drawn, then kept
-    entries = sorted(folder.iterdir())
-    assert {e.name.split("-")[0] for e in entries} == {"app_icon", "wallpaper"}, \
-        "the first boot keeps what it drew"
-    assert not list(folder.glob("*.tmp")), "no half-written entry is left"
-    assert _home_screen(str(folder)) == drawn  # read back
-    for entry in entries:
-        entry.write_bytes(entry.read_bytes()[:40])  # cut short
-    assert _home_screen(str(folder)) == drawn
-    assert all(entry.stat().st_size > 40 for entry in entries), "damaged entries drawn again"
-    blocker = tmp_path / "a-file"
-    blocker.write_text("not a directory")
-    assert _home_screen(str(blocker / "assets")) == drawn  # cannot be written: drawn
+    check_disk_cache(_home_screen, tmp_path / "assets", {"app_icon", "wallpaper"})
