@@ -99,8 +99,12 @@ def test_version_and_completion():
     from bmoca import __version__
 
     assert bmoca("--version").stdout == f"bmoca {__version__}\n"
-    result = bmoca("--show-completion", "bash")
-    assert result.returncode == 0 and "_BMOCA_COMPLETE" in result.stdout
+    # typer names the shell by looking for one among the process's ancestors: run the
+    # command under bash, so that a suite started outside any shell finds one too
+    result = subprocess.run(["bash", "-c", '"$@"; exit $?', "bash", sys.executable, "-c",
+                             SCRIPT, "--show-completion"], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0 and "_BMOCA_COMPLETE" in result.stdout, result.stderr
 
 
 def test_ids_with_commas_globs_and_repeated_task_options_select_exactly(tmp_path):
