@@ -92,9 +92,9 @@ class BmocaEnv(gymnasium.Env):
         """What this observation's pixels are scaled from: the device's painted image, or
         the screenshot array where it paints none."""
         self._scaled_last: dict[str, tuple] = {}
-        self._read_last: tuple | None = None
-        """(hierarchy, its elements, the text observation or None) of the last step that
-        translated one: the same hierarchy is not parsed and described again."""
+        self._described: tuple | None = None
+        """(hierarchy, screen size, text observation) of the last step that described one:
+        the same dump is not described again (`obs.translate` keeps its parse already)."""
         self.steps = self.invalid_actions = 0
         self.success = False
         self._ended: str | None = None
@@ -225,7 +225,7 @@ class BmocaEnv(gymnasium.Env):
         self._frame = self._shot = None
         self._xml = device.dump_hierarchy() if self._needs_xml else None
         width, height = device.screen_size()
-        elements = self._elements() if self._needs_elements else ()
+        elements = tuple(obs.translate(self._xml)) if self._needs_elements else ()
         self._screen = act.Screen(width, height, elements, rtl=is_rtl(self.config.locale))
         out: dict[str, Any] = {}
         for mode in self.modes:
@@ -241,26 +241,15 @@ class BmocaEnv(gymnasium.Env):
         self._last_observation = out
         return out
 
-    def _elements(self) -> tuple[obs.Element, ...]:
-        """The translated hierarchy; the last step's again while the dump is the same (a
-        simulated phone hands out the very same string while the screen stands)."""
-        last = self._read_last
-        if last is not None and last[0] == self._xml:
-            return last[1]
-        elements = tuple(obs.translate(self._xml))
-        self._read_last = (self._xml, elements, None)
-        return elements
-
     def _text(self, elements: tuple[obs.Element, ...], width: int, height: int) -> str:
-        """`describe` of the elements, kept with them for the next step on the same dump."""
-        last = self._read_last
-        if last is not None and last[1] is elements and last[2] is not None and last[2][0] == (
-                width, height):
-            return last[2][1]
+        """`describe` of the elements, the last step's again on the same dump (a simulated
+        phone hands out the very same string while the screen stands)."""
+        last = self._described
+        if last is not None and last[0] == self._xml and last[1] == (width, height):
+            return last[2]
         text = obs.describe(list(elements), width, height, check=self.text_check,
                             bbox=self.text_bbox)
-        if last is not None and last[1] is elements:
-            self._read_last = (*last[:2], ((width, height), text))
+        self._described = (self._xml, (width, height), text)
         return text
 
     def _scaled(self, mode: str, make) -> np.ndarray:
