@@ -225,8 +225,7 @@ def _label(tag: str, colour: tuple[int, int, int], size: int
     left, top, right, bottom = ImageDraw.Draw(Image.new("RGB", (1, 1))).textbbox(
         (0, 0), tag, font=font)
     width, height = right - left + 2 * _PAD, bottom - top + 2 * _PAD
-    luminance = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
-    ink = (0, 0, 0) if luminance > 140 else (255, 255, 255)
+    ink = _ink(colour)
     margin = height + 2
     drawn = []
     for around in ((0, 0, 0), (255, 255, 255)):
@@ -241,6 +240,12 @@ def _label(tag: str, colour: tuple[int, int, int], size: int
             return left, top, width, height, None
     same = drawn[0].tobytes() == drawn[1].tobytes()
     return left, top, width, height, drawn[0] if same else None
+
+
+def _ink(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A tag's text colour: black on a light label, white on a dark one."""
+    luminance = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
+    return (0, 0, 0) if luminance > 140 else (255, 255, 255)
 
 
 def _marked(element: Element, width: int, height: int) -> bool:
@@ -299,7 +304,5 @@ def set_of_marks(screenshot: np.ndarray | Image.Image, elements: Sequence[Elemen
             image.paste(drawn, (lx, ly))
             continue
         draw.rectangle((lx, ly, lx + label_w - 1, ly + label_h - 1), fill=colour)
-        luminance = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
-        ink = (0, 0, 0) if luminance > 140 else (255, 255, 255)
-        draw.text((lx + _PAD - left, ly + _PAD - top), label, fill=ink, font=font)
+        draw.text((lx + _PAD - left, ly + _PAD - top), label, fill=_ink(colour), font=font)
     return np.asarray(image, dtype=np.uint8).copy()
