@@ -76,7 +76,11 @@ def write(path: Path, data: bytes) -> None:
 
 def cached_bytes(kind: str, key: bytes, make: Callable[[], bytes]) -> bytes:
     """The bytes `make()` gives for `key`, from disk when an earlier process made them."""
-    path = entry(kind, key)
+    return read_or_make(entry(kind, key), make)
+
+
+def read_or_make(path: Path | None, make: Callable[[], bytes]) -> bytes:
+    """The entry at `path`, or `make()`'s bytes, then kept there (None: no cache)."""
     if path is None:
         return make()
     data = read(path)

@@ -98,11 +98,4 @@ def cached_bytes(kind: str, request: Hashable, make: Callable[[], bytes],
     """The bytes `make()` gives for `request`, from disk when an earlier process made them
     (an entry holds its own digest, so a damaged one is made again); `sources` are the
     files of the code that makes them, outside the render package."""
-    path = _entry(kind, request, "bin", sources)
-    if path is None:
-        return make()
-    data = cachedir.read(path)
-    if data is None:
-        data = make()
-        cachedir.write(path, data)
-    return data
+    return cachedir.read_or_make(_entry(kind, request, "bin", sources), make)
