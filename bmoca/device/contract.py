@@ -96,6 +96,11 @@ class Device(abc.ABC):
         screen is not also read into a full-size array unless someone asks for that."""
         return None
 
+    def keep_screens(self, count: int) -> None:
+        """Ask the device to keep up to `count` earlier screens it painted and hand the
+        same image out again when one comes back (a pixel observer scales it only once);
+        a device that paints none ignores it."""
+
     def screenshot_of(self, image: Any) -> np.ndarray:
         """The screenshot array of an image `screen_image` handed out: the array
         `screenshot` gives for that screen, made without looking at the phone again."""

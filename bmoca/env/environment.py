@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -91,7 +92,9 @@ class BmocaEnv(gymnasium.Env):
         self._shot: Any = None
         """What this observation's pixels are scaled from: the device's painted image, or
         the screenshot array where it paints none."""
-        self._scaled_last: dict[str, tuple] = {}
+        self._scaled_shot: Any = None
+        """The screen last scaled, held so that it is known again when the device hands it
+        out again."""
         self._described: tuple | None = None
         """(hierarchy, screen size, text observation) of the last step that described one:
         the same dump is not described again (`obs.translate` keeps its parse already)."""
@@ -117,6 +120,8 @@ class BmocaEnv(gymnasium.Env):
             self.config = self._configs[int(self.np_random.integers(len(self._configs)))]
         started = time.perf_counter()
         self.device = self.pool.get(self.config)
+        if {"pixels", "som"} & set(self.modes):
+            self.device.keep_screens(SCREENS_KEPT)
         self._start = self.task.initialize(self.device)
         self.steps = self.invalid_actions = 0
         self.success = False
@@ -230,14 +235,16 @@ class BmocaEnv(gymnasium.Env):
         out: dict[str, Any] = {}
         for mode in self.modes:
             if mode == "pixels":
-                out[mode] = self._scaled(mode, lambda shot: obs.resize(shot, self.pixels_size))
+                out[mode] = self._scaled((mode, self.pixels_size, None),
+                                         lambda shot: obs.resize(shot, self.pixels_size))
             elif mode == "xml":
                 out[mode] = self._xml
             elif mode == "text":
                 out[mode] = self._text(elements, width, height)
             elif mode == "som":
-                out[mode] = self._scaled(mode, lambda shot: obs.set_of_marks(
-                    shot, list(elements), self.som_size))
+                out[mode] = self._scaled((mode, self.som_size, self._xml),
+                                         lambda shot: obs.set_of_marks(
+                                             shot, list(elements), self.som_size))
         self._last_observation = out
         return out
 
@@ -252,19 +259,22 @@ class BmocaEnv(gymnasium.Env):
         self._described = (self._xml, (width, height), text)
         return text
 
-    def _scaled(self, mode: str, make) -> np.ndarray:
-        """`make(screen)`, or a copy of the last one when the device handed back the very
-        same (read-only) image or array and, for marks, the same hierarchy: a simulated
-        phone does when nothing on screen changed, and scaling a full-size screen was a
-        third of a pixels step."""
+    def _scaled(self, key: tuple, make) -> np.ndarray:
+        """`make(screen)`, or a copy of an earlier one when the device handed back the very
+        same (read-only) image or array and `key` (the mode, its size, and for marks the
+        hierarchy) is the same: a simulated phone does when nothing on screen changed or a
+        screen it kept comes back, and scaling a full-size screen was a third of a pixels
+        step."""
         shot = self._source()
-        last = self._scaled_last.get(mode)
-        if last is not None and last[0] is shot and last[1] == self._xml:
-            return last[2].copy()
+        for ref, kept_key, value in reversed(_SCALED):
+            if ref() is shot and kept_key == key:
+                return value.copy()
         value = make(shot)
         if not (isinstance(shot, np.ndarray) and shot.flags.writeable):
             # a device's image is never drawn on; a writable array may change in place
-            self._scaled_last[mode] = (shot, self._xml, value.copy())
+            _SCALED[:] = [k for k in _SCALED if k[0]() is not None][1 - SCALED_KEPT:]
+            _SCALED.append((weakref.ref(shot), key, value.copy()))
+            self._scaled_shot = shot
         return value
 
     def _execute(self, commands: Sequence[act.Command]) -> dict[str, Any]:
@@ -277,6 +287,17 @@ class BmocaEnv(gymnasium.Env):
         info.update({k: v for k, v in extra.items() if v is not None})
         return info
 
+
+SCREENS_KEPT = 4
+"""Latest screens a pixel env asks its device to keep (`Device.keep_screens`): about 4 in
+10 paints of a random agent repeat one of the last few screens."""
+
+SCALED_KEPT = 16
+"""Scaled pixels and marks kept for the process's envs, by the very screen they were
+scaled from (a weak reference: a screen no one holds is never handed out again)."""
+
+_SCALED: list[tuple] = []
+"""(a weak reference to the screen, (mode, size, hierarchy), the value), newest last."""
 
 MAX_IMAGE_SIDE = 4096
 """The largest side of a `pixels`/`som` observation (a phone screen is at most 1440x3200)."""

@@ -10,12 +10,13 @@ import numpy as np
 
 from bmoca.device import limits
 from bmoca.device.contract import Device, InvalidInput, Key
-from bmoca.sim import snapshots
+from bmoca.sim import kept_screens, snapshots
 from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
 from bmoca.sim.apps.systemui import state as systemui_state
 from bmoca.sim.apps.systemui.app import NAV_KEYS
 from bmoca.sim.frame import RecentWindows, compose, with_bars
+from bmoca.sim.kept_screens import same_windows
 from bmoca.sim.system.clock import ClockRangeError
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
 from bmoca.sim.system.statecopy import Fingerprinter, StateImage
@@ -55,6 +56,8 @@ class SimDevice(Device):
         read, a weak reference to the image) of the last paint, while it may be reused: a
         step that changes the state but nothing the painter reads (a setting not shown, a
         log line) paints nothing."""
+        self._screens_owner: object | None = None
+        """This phone's token among the process's kept screens, once it keeps some."""
         self._images: dict[int, tuple] = {}
         """id(screenshot array) -> (a weak reference to it, the image it was read from)."""
         self._arrays: dict[int, tuple] = {}
@@ -96,6 +99,11 @@ class SimDevice(Device):
         return digest
 
     # -- frames ---------------------------------------------------------------------
+    recent_screens = 0
+    """How many of its latest painted screens the phone keeps (9 MB each at 1080x2160), to
+    hand out again when one comes back (the page BACK returns to, home after HOME): an env
+    that observes pixels asks for some (`keep_screens`); a phone that only dumps keeps none."""
+
     reuse_layout = True
     """Take a window's previous layout, dump and screenshot when its tree is unchanged
     (False builds every frame from scratch: the reference the tests compare against)."""
@@ -185,18 +193,40 @@ class SimDevice(Device):
                  for w in frame.windows]
         inputs = self._painter.inputs(self._system, frame)
         painted = self._painted
-        if (painted is not None and painted[0] == size and _same_windows(painted[1], looks)
+        if (painted is not None and painted[0] == size and same_windows(painted[1], looks)
                 and ((painted[3] == inputs and not _paints_from_state(looks))
                      or self._unchanged_since(painted[2]))):
             image = painted[4]()
             if image is not None:
                 return image
-        image = self._painter.paint(self._system, frame, size)
+        image = self._recent_screen(size, looks, inputs)
+        if image is None:
+            image = self._painter.paint(self._system, frame, size)
         reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
                                              for w in frame.windows)
         self._painted = (size, looks, self._mark(), inputs, weakref.ref(image)) if reusable \
             else None
+        if reusable and self._screens_owner is not None and not _paints_from_state(looks):
+            kept_screens.SHARED.keep(self._screens_owner, self.recent_screens, size, looks,
+                                     inputs, image)
         return image
+
+    def keep_screens(self, count: int) -> None:
+        """Keep up to `count` of the latest paints (at least as many as asked before),
+        within the process's budget (`bmoca.sim.kept_screens`)."""
+        self.recent_screens = max(self.recent_screens, count)
+        if self._screens_owner is None and self.recent_screens > 0:
+            self._screens_owner = owner = object()
+            weakref.finalize(self, kept_screens.SHARED.forget, owner)
+
+    def _recent_screen(self, size: tuple[int, int], looks: list, inputs: tuple):
+        """A kept paint of windows with the same keys and the same painter inputs: the
+        painter gives such windows the same pixels whatever else in the state differs
+        (the rule the last paint is reused by; windows whose painter reads state are
+        never kept)."""
+        if self._screens_owner is None or not self.reuse_layout:
+            return None
+        return kept_screens.SHARED.find(self._screens_owner, size, looks, inputs)
 
     def screenshot(self) -> np.ndarray:
         """The screen as a read-only (H, W, 3) array: the same array again while nothing on
@@ -581,12 +611,6 @@ class SimDevice(Device):
         if self.snapshot_dir is not None and self.snapshot_dir.is_dir():
             names |= {p.stem for p in self.snapshot_dir.glob("*" + snapshots.SUFFIX)}
         return sorted(names)
-
-
-def _same_windows(a: list, b: list) -> bool:
-    """Window by window: equal keys, or the very same (cached system bar) window."""
-    return len(a) == len(b) and all(x is y or (isinstance(x, tuple) and x == y)
-                                    for x, y in zip(a, b, strict=True))
 
 
 def _paints_from_state(looks: list) -> bool:
