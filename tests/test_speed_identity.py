@@ -159,6 +159,31 @@ def test_a_checkpoint_sees_file_and_setting_changes_and_puts_them_back(phone):
     assert restored.logs is state.logs
 
 
+def test_a_checkpoint_tells_a_change_as_the_full_pickle_does(phone):
+    """The activity manager's counts are a shortcut: where they differ, the pickles do."""
+    def full(state) -> bytes:
+        shallow = copy.copy(state)
+        shallow.logs = None
+        return pickle.dumps((shallow, sorted(state.vfs.files.items())), pickle.HIGHEST_PROTOCOL)
+
+    commands = [lambda: phone.shell("am start -n com.android.settings/.Settings"),
+                lambda: phone.shell("am start -n com.android.settings/.Settings"),
+                lambda: phone.press("BACK"), lambda: phone.press("HOME"), lambda: None,
+                lambda: phone.shell("am start -a android.intent.action.MAIN "
+                                    "-c android.intent.category.HOME"),
+                lambda: phone.shell("am force-stop com.android.settings"),
+                lambda: phone.shell("am start -n com.android.settings/.Settings")]
+    seen = set()
+    for command in commands:
+        state = phone.system.state
+        point, before = Checkpoint(state), full(state)
+        command()
+        state = phone.system.state
+        assert point.changed(state) == (full(state) != before)
+        seen.add(point.changed(state))
+    assert seen == {True, False}
+
+
 def test_a_failing_command_rolls_back_a_file_it_wrote(phone, monkeypatch):
     phone.push(b"original", "/sdcard/Download/x.txt")
 
