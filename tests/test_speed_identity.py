@@ -263,6 +263,31 @@ def test_random_episodes_look_and_dump_the_same_with_reuse(config):
     assert no_effect, "a random episode should have steps that change nothing"
 
 
+def test_transplant_gives_each_view_the_bounds_of_its_counterpart():
+    from bmoca.sim.ui.signature import signature, transplant
+    from bmoca.sim.ui.view import column, row, text
+
+    def tree():
+        return column(text("a"), row(text("b"), column(text("c")), text("d")), text("e"))
+
+    def pairs(a, b):
+        yield a, b
+        for x, y in zip(a.children, b.children, strict=True):
+            yield from pairs(x, y)
+
+    laid, fresh = tree(), tree()
+    laid_views, fresh_views = [], []
+    assert signature(laid, laid_views) == signature(fresh, fresh_views)
+    for n, view in enumerate(laid_views):
+        view.bounds, view.clip = (n, n + 1, n + 2, n + 3), (n, n, n + 1, n + 1)
+    transplant(laid_views, fresh_views)
+    assert all(x.bounds == y.bounds and x.clip == y.clip for x, y in pairs(laid, fresh))
+    other: list = []
+    signature(column(text("a")), other)
+    with pytest.raises(ValueError):
+        transplant(laid_views, other)
+
+
 def test_an_unchanged_screen_is_laid_out_once():
     """The reuse really happens: a tap on an inert spot keeps the layout and the dump."""
     device = connect("sim", configs.get("test_env_100"))

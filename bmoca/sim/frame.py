@@ -65,11 +65,12 @@ def compose(system: SystemServer, width: int, height: int, measure,
               **window) -> Window:
         """The window of `kind`, laid out, or with the layout and dump of the one before."""
         previous = before.get(kind)
-        key = (signature(tree), box, (display, focus), _scroll_key(offsets))
+        views: list[View] = []
+        key = (signature(tree, views), box, (display, focus), _scroll_key(offsets))
         if (previous is None or previous.key != key) and recent is not None:
             previous = recent.find(kind, key)
         if previous is not None and previous.key == key:
-            transplant(previous.laid_out, tree)
+            transplant(previous.views, views)
             dumped = previous.dumped if previous.package == window["package"] else None
         else:
             previous = None
@@ -77,7 +78,8 @@ def compose(system: SystemServer, width: int, height: int, measure,
             key, dumped = key[:3] + (_scroll_key(offsets),), None  # extents as laid out
         window.setdefault("root", tree)
         window.setdefault("scroll", offsets)
-        placed = Window(kind, box=box, key=key, laid_out=tree, dumped=dumped, **window)
+        placed = Window(kind, box=box, key=key, laid_out=tree, views=views, dumped=dumped,
+                        **window)
         if recent is not None:
             recent.remember(placed, previous)
         return placed

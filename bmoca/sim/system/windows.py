@@ -30,6 +30,9 @@ class Window:
     window with the same key looks and dumps the same (see `bmoca.sim.frame`)."""
     laid_out: View | None = field(default=None, repr=False)
     """The tree the layout ran on (the dialog's holder; else `root`)."""
+    views: list[View] | None = field(default=None, repr=False)
+    """`laid_out`'s views in the signature's walk order: a window of the same key gives
+    its bounds to a fresh tree view by view along it."""
     dumped: str | None = field(default=None, repr=False)
     """The window's uiautomator dump, once made."""
 

@@ -31,15 +31,19 @@ class _Opaque:
     __slots__ = ()
 
 
-def signature(root: View) -> list:
+def signature(root: View, views: list[View] | None = None) -> list:
     """Everything about a tree that layout, the dump and the painter read, before layout:
-    one entry per view in a fixed walk order, each with its number of children."""
+    one entry per view in a fixed walk order, each with its number of children. `views`,
+    if given, receives the views in that order (what `transplant` takes)."""
     out = []
     add = out.append
     stack = [root]
     pop, push = stack.pop, stack.extend
+    keep = views.append if views is not None else None
     while stack:
         view = pop()
+        if keep is not None:
+            keep(view)
         children, draw = view.children, view.draw
         add((_VALUES(view), view.on_click is None, view.on_long_click is None,
              view.on_drag is None, view.on_swipe is None, view.on_text is None,
@@ -75,11 +79,12 @@ def _is_plain(value: Any) -> bool:
     return False
 
 
-def transplant(laid_out: View, fresh: View) -> None:
-    """Give `fresh` (a tree with `laid_out`'s signature) `laid_out`'s pixel bounds."""
-    stack = [(laid_out, fresh)]
-    while stack:
-        old, new = stack.pop()
+def transplant(laid_out: list[View], fresh: list[View]) -> None:
+    """Give the views of a fresh tree, as `signature` listed them, the pixel bounds of the
+    views of a laid-out tree of the same signature, listed the same way (the same shape:
+    one list of views walks both trees in the same order)."""
+    if len(laid_out) != len(fresh):
+        raise ValueError("transplant: trees of different shapes")
+    for old, new in zip(laid_out, fresh):
         new.bounds = old.bounds
         new.clip = old.clip
-        stack.extend(zip(old.children, new.children, strict=True))  # same signature: same shape
