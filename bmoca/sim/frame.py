@@ -71,6 +71,7 @@ def compose(system: SystemServer, width: int, height: int, measure,
             previous = recent.find(kind, key)
         if previous is not None and previous.key == key:
             transplant(previous.views, views)
+            key = previous.key  # equal: the fresh signature's tuples die now, not in a GC pass
             dumped = previous.dumped if previous.package == window["package"] else None
         else:
             previous = None
