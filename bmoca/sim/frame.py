@@ -32,9 +32,10 @@ class RecentWindows:
         self.size = size
         self._windows: list[Window] = []
 
-    def find(self, kind: str, key: tuple) -> Window | None:
+    def find(self, kind: str, key: tuple, tried: Window | None = None) -> Window | None:
+        """The latest window of `kind` with `key`; `tried`, already compared, is skipped."""
         for window in reversed(self._windows):
-            if window.kind == kind and window.key == key:
+            if window is not tried and window.kind == kind and window.key == key:
                 return window
         return None
 
@@ -64,17 +65,18 @@ def compose(system: SystemServer, width: int, height: int, measure,
     def place(kind: str, tree: View, box: Box, offsets: ScrollState, focus: str | None,
               **window) -> Window:
         """The window of `kind`, laid out, or with the layout and dump of the one before."""
-        previous = before.get(kind)
+        just_before = before.get(kind)
         views: list[View] = []
         key = (signature(tree, views), box, (display, focus), _scroll_key(offsets))
-        if (previous is None or previous.key != key) and recent is not None:
-            previous = recent.find(kind, key)
-        if previous is not None and previous.key == key:
+        # each comparison of keys walks two signatures: none is made twice
+        previous = just_before if just_before is not None and just_before.key == key else None
+        if previous is None and recent is not None:
+            previous = recent.find(kind, key, tried=just_before)
+        if previous is not None:
             transplant(previous.views, views)
             key = previous.key  # equal: the fresh signature's tuples die now, not in a GC pass
             dumped = previous.dumped if previous.package == window["package"] else None
         else:
-            previous = None
             layout.run(tree, box, offsets)
             key, dumped = key[:3] + (_scroll_key(offsets),), None  # extents as laid out
         window.setdefault("root", tree)
