@@ -264,7 +264,7 @@ def test_random_episodes_look_and_dump_the_same_with_reuse(config):
 
 
 def test_transplant_gives_each_view_the_bounds_of_its_counterpart():
-    from bmoca.sim.ui.signature import signature, transplant
+    from bmoca.sim.ui.signature import placed, signature, transplant
     from bmoca.sim.ui.view import column, row, text
 
     def tree():
@@ -280,12 +280,12 @@ def test_transplant_gives_each_view_the_bounds_of_its_counterpart():
     assert signature(laid, laid_views) == signature(fresh, fresh_views)
     for n, view in enumerate(laid_views):
         view.bounds, view.clip = (n, n + 1, n + 2, n + 3), (n, n, n + 1, n + 1)
-    transplant(laid_views, fresh_views)
+    transplant(placed(laid_views), fresh_views)
     assert all(x.bounds == y.bounds and x.clip == y.clip for x, y in pairs(laid, fresh))
     other: list = []
     signature(column(text("a")), other)
     with pytest.raises(ValueError):
-        transplant(laid_views, other)
+        transplant(placed(laid_views), other)
 
 
 def test_an_unchanged_screen_is_laid_out_once():
@@ -299,6 +299,28 @@ def test_an_unchanged_screen_is_laid_out_once():
     after = device.frame.windows[0]
     assert after.key == before.key
     assert device.dump_hierarchy() is xml
+
+
+def test_recent_windows_keep_no_views_but_the_dump_made_after_them():
+    """A window's tree is freed once no frame shows it (the recent windows hold no view);
+    its dump, made after it was kept, is still found by a later window of the same key."""
+    import gc
+
+    from bmoca.sim.ui.view import View
+
+    device = connect("sim", configs.get("test_env_100"))
+    home = device.dump_hierarchy()
+    device.shell("am start -n com.android.settings/.Settings")
+    device.dump_hierarchy()
+    device.press("BACK")
+    device.dump_hierarchy()
+    kept = device._recent._windows
+    assert kept  # home (taken again after BACK) and Settings
+    held = gc.get_referents(*kept)
+    held += [item for value in held if isinstance(value, tuple | list) for item in value]
+    assert not any(isinstance(value, View) for value in held)
+    device.press("HOME")
+    assert device.dump_hierarchy() is home
 
 
 def test_a_screen_seen_a_few_inputs_ago_takes_its_layout_and_dump_again():

@@ -166,6 +166,8 @@ class SimDevice(Device):
         window = self.frame.active
         if window.dumped is None:
             window.dumped = dump(window.root, window.package)
+            if window.kept is not None:  # a later window of the same key takes it from there
+                window.kept.dumped = window.dumped
         return window.dumped
 
     def screen_image(self):

@@ -17,7 +17,7 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from bmoca.sim.ui.view import View
+from bmoca.sim.ui.view import Box, View
 
 _HANDLERS = ("on_click", "on_long_click", "on_drag", "on_swipe", "on_text", "on_submit")
 _SKIPPED = {"children", "bounds", "clip", "draw", *_HANDLERS}
@@ -79,12 +79,18 @@ def _is_plain(value: Any) -> bool:
     return False
 
 
-def transplant(laid_out: list[View], fresh: list[View]) -> None:
-    """Give the views of a fresh tree, as `signature` listed them, the pixel bounds of the
-    views of a laid-out tree of the same signature, listed the same way (the same shape:
-    one list of views walks both trees in the same order)."""
-    if len(laid_out) != len(fresh):
+def transplant(placed: tuple[list[Box], list[Box]], fresh: list[View]) -> None:
+    """Give the views of a fresh tree, as `signature` listed them, the bounds and clips of
+    the views of a laid-out tree of the same signature, listed the same way (`placed`:
+    the same shape, so one walk order fits both trees)."""
+    bounds, clips = placed
+    if len(bounds) != len(fresh) or len(clips) != len(fresh):
         raise ValueError("transplant: trees of different shapes")
-    for old, new in zip(laid_out, fresh):
-        new.bounds = old.bounds
-        new.clip = old.clip
+    for view, box, clip in zip(fresh, bounds, clips):
+        view.bounds = box
+        view.clip = clip
+
+
+def placed(views: list[View]) -> tuple[list[Box], list[Box]]:
+    """The bounds and clips of laid-out `views`, for `transplant`."""
+    return [view.bounds for view in views], [view.clip for view in views]
