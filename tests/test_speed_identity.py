@@ -288,6 +288,48 @@ def test_transplant_gives_each_view_the_bounds_of_its_counterpart():
         transplant(placed(laid_views), other)
 
 
+def test_hit_test_finds_what_the_recursive_walk_found():
+    """The loop visits the views in the recursive walk's order: the same view under every
+    point of the launcher, the app drawer and Settings."""
+    from bmoca.sim.device import hit_test
+
+    def recursive(root, x, y, want):
+        found = None
+
+        def visit(view):
+            nonlocal found
+            left, top, right, bottom = view.clip
+            if not (left <= x < right and top <= y < bottom):
+                return
+            if want(view):
+                found = view
+            for child in view.children:
+                if child.visible:
+                    visit(child)
+
+        visit(root)
+        return found
+
+    def touches(v):
+        return v.enabled and (v.on_click is not None or v.on_long_click is not None
+                              or v.on_text is not None or v.on_drag is not None)
+
+    device = connect("sim", configs.get("train_env_000"))
+    width, height = device.screen_size()
+    screens = [lambda: None,
+               lambda: device.swipe(width // 2, int(height * 0.8), width // 2,
+                                    int(height * 0.2), 300),
+               lambda: device.shell("am start -n com.android.settings/.Settings")]
+    for show in screens:
+        show()
+        root = device.frame.active.root
+        for x in range(0, width, 37):
+            for y in range(0, height, 41):
+                assert hit_test(root, x, y) is recursive(root, x, y, touches)
+                scrolls = lambda v: v.scrollable  # noqa: E731
+                assert hit_test(root, x, y, want=scrolls) is recursive(root, x, y, scrolls)
+
+
 def test_an_unchanged_screen_is_laid_out_once():
     """The reuse really happens: a tap on an inert spot keeps the layout and the dump."""
     device = connect("sim", configs.get("test_env_100"))
