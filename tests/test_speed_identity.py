@@ -330,6 +330,38 @@ def test_hit_test_finds_what_the_recursive_walk_found():
                 assert hit_test(root, x, y, want=scrolls) is recursive(root, x, y, scrolls)
 
 
+def test_a_home_screen_gone_from_the_frames_is_freed_without_the_collector():
+    """The launcher's icons read their clip through `clip_of`, not through themselves:
+    no reference cycle keeps a home screen once no frame or recent window shows it, and
+    a tap on an icon still opens its app from the icon's box."""
+    import gc
+    import weakref
+
+    from bmoca.sim.ui.view import clip_of, text
+
+    view = text("a")
+    view.clip = (1, 2, 3, 4)
+    assert clip_of(view)() == (1, 2, 3, 4)
+    device = connect("sim", configs.get("test_env_100"))
+    device.dump_hierarchy()
+    home = weakref.ref(device.frame.active.root)
+    gc.disable()
+    try:
+        for _ in range(3):
+            device.shell("am start -n com.android.settings/.Settings")
+            device.dump_hierarchy()
+            device.press("HOME")
+            device.dump_hierarchy()
+        assert home() is None
+    finally:
+        gc.enable()
+    icon = next(v for v in device.frame.active.root.walk()
+                if v.image == "app:com.google.android.deskclock")
+    device.tap(*icon.center)
+    assert device.frame.active.package == "com.google.android.deskclock"
+    assert device.system.state.am.foreground.records[-1].intent.bounds == icon.clip
+
+
 def test_an_unchanged_screen_is_laid_out_once():
     """The reuse really happens: a tap on an inert spot keeps the layout and the dump."""
     device = connect("sim", configs.get("test_env_100"))

@@ -84,9 +84,9 @@ def transplant(placed: tuple[list[Box], list[Box]], fresh: list[View]) -> None:
     the views of a laid-out tree of the same signature, listed the same way (`placed`:
     the same shape, so one walk order fits both trees)."""
     bounds, clips = placed
-    if len(bounds) != len(fresh) or len(clips) != len(fresh):
+    if len(bounds) != len(fresh):
         raise ValueError("transplant: trees of different shapes")
-    for view, box, clip in zip(fresh, bounds, clips):
+    for view, box, clip in zip(fresh, bounds, clips, strict=True):
         view.bounds = box
         view.clip = clip
 
