@@ -23,6 +23,13 @@ from bmoca.sim.ui.theme import is_dark
 from bmoca.sim.ui.view import MATCH, Box, View, frame
 
 
+def same_key(a: tuple | None, b: tuple) -> bool:
+    """`a == b` for two window keys (signature, box, display and focus, scroll state), the
+    signature last: a screen scrolled elsewhere or another box differs at once, without a
+    walk of two equal signatures."""
+    return a is not None and a[3] == b[3] and a[1] == b[1] and a[2] == b[2] and a[0] == b[0]
+
+
 class KeptWindow:
     """What a recent window leaves for a later one of the same key: no views or handlers,
     so its tree is freed (by reference counting, not by a pass of the collector) as soon
@@ -49,7 +56,7 @@ class RecentWindows:
         """The latest window of `kind` with `key`; `tried`'s, already compared, is skipped."""
         skip = tried.kept if tried is not None else None
         for window in reversed(self._windows):
-            if window is not skip and window.kind == kind and window.key == key:
+            if window is not skip and window.kind == kind and same_key(window.key, key):
                 return window
         return None
 
@@ -86,7 +93,8 @@ def compose(system: SystemServer, width: int, height: int, measure,
         views: list[View] = []
         key = (signature(tree, views), box, (display, focus), _scroll_key(offsets))
         # each comparison of keys walks two signatures: none is made twice
-        previous = just_before if just_before is not None and just_before.key == key else None
+        previous = (just_before if just_before is not None and same_key(just_before.key, key)
+                    else None)
         if previous is None and recent is not None:
             previous = recent.find(kind, key, tried=just_before)
         if previous is not None:
