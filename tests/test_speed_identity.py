@@ -159,6 +159,31 @@ def test_a_checkpoint_sees_file_and_setting_changes_and_puts_them_back(phone):
     assert restored.logs is state.logs
 
 
+def test_a_checkpoint_tells_a_change_as_the_full_pickle_does(phone):
+    """The activity manager's counts are a shortcut: where they differ, the pickles do."""
+    def full(state) -> bytes:
+        shallow = copy.copy(state)
+        shallow.logs = None
+        return pickle.dumps((shallow, sorted(state.vfs.files.items())), pickle.HIGHEST_PROTOCOL)
+
+    commands = [lambda: phone.shell("am start -n com.android.settings/.Settings"),
+                lambda: phone.shell("am start -n com.android.settings/.Settings"),
+                lambda: phone.press("BACK"), lambda: phone.press("HOME"), lambda: None,
+                lambda: phone.shell("am start -a android.intent.action.MAIN "
+                                    "-c android.intent.category.HOME"),
+                lambda: phone.shell("am force-stop com.android.settings"),
+                lambda: phone.shell("am start -n com.android.settings/.Settings")]
+    seen = set()
+    for command in commands:
+        state = phone.system.state
+        point, before = Checkpoint(state), full(state)
+        command()
+        state = phone.system.state
+        assert point.changed(state) == (full(state) != before)
+        seen.add(point.changed(state))
+    assert seen == {True, False}
+
+
 def test_a_failing_command_rolls_back_a_file_it_wrote(phone, monkeypatch):
     phone.push(b"original", "/sdcard/Download/x.txt")
 
@@ -238,6 +263,105 @@ def test_random_episodes_look_and_dump_the_same_with_reuse(config):
     assert no_effect, "a random episode should have steps that change nothing"
 
 
+def test_transplant_gives_each_view_the_bounds_of_its_counterpart():
+    from bmoca.sim.ui.signature import placed, signature, transplant
+    from bmoca.sim.ui.view import column, row, text
+
+    def tree():
+        return column(text("a"), row(text("b"), column(text("c")), text("d")), text("e"))
+
+    def pairs(a, b):
+        yield a, b
+        for x, y in zip(a.children, b.children, strict=True):
+            yield from pairs(x, y)
+
+    laid, fresh = tree(), tree()
+    laid_views, fresh_views = [], []
+    assert signature(laid, laid_views) == signature(fresh, fresh_views)
+    for n, view in enumerate(laid_views):
+        view.bounds, view.clip = (n, n + 1, n + 2, n + 3), (n, n, n + 1, n + 1)
+    transplant(placed(laid_views), fresh_views)
+    assert all(x.bounds == y.bounds and x.clip == y.clip for x, y in pairs(laid, fresh))
+    other: list = []
+    signature(column(text("a")), other)
+    with pytest.raises(ValueError):
+        transplant(placed(laid_views), other)
+
+
+def test_hit_test_finds_what_the_recursive_walk_found():
+    """The loop visits the views in the recursive walk's order: the same view under every
+    point of the launcher, the app drawer and Settings."""
+    from bmoca.sim.device import hit_test
+
+    def recursive(root, x, y, want):
+        found = None
+
+        def visit(view):
+            nonlocal found
+            left, top, right, bottom = view.clip
+            if not (left <= x < right and top <= y < bottom):
+                return
+            if want(view):
+                found = view
+            for child in view.children:
+                if child.visible:
+                    visit(child)
+
+        visit(root)
+        return found
+
+    def touches(v):
+        return v.enabled and (v.on_click is not None or v.on_long_click is not None
+                              or v.on_text is not None or v.on_drag is not None)
+
+    device = connect("sim", configs.get("train_env_000"))
+    width, height = device.screen_size()
+    screens = [lambda: None,
+               lambda: device.swipe(width // 2, int(height * 0.8), width // 2,
+                                    int(height * 0.2), 300),
+               lambda: device.shell("am start -n com.android.settings/.Settings")]
+    for show in screens:
+        show()
+        root = device.frame.active.root
+        for x in range(0, width, 37):
+            for y in range(0, height, 41):
+                assert hit_test(root, x, y) is recursive(root, x, y, touches)
+                scrolls = lambda v: v.scrollable  # noqa: E731
+                assert hit_test(root, x, y, want=scrolls) is recursive(root, x, y, scrolls)
+
+
+def test_a_home_screen_gone_from_the_frames_is_freed_without_the_collector():
+    """The launcher's icons read their clip through `clip_of`, not through themselves:
+    no reference cycle keeps a home screen once no frame or recent window shows it, and
+    a tap on an icon still opens its app from the icon's box."""
+    import gc
+    import weakref
+
+    from bmoca.sim.ui.view import clip_of, text
+
+    view = text("a")
+    view.clip = (1, 2, 3, 4)
+    assert clip_of(view)() == (1, 2, 3, 4)
+    device = connect("sim", configs.get("test_env_100"))
+    device.dump_hierarchy()
+    home = weakref.ref(device.frame.active.root)
+    gc.disable()
+    try:
+        for _ in range(3):
+            device.shell("am start -n com.android.settings/.Settings")
+            device.dump_hierarchy()
+            device.press("HOME")
+            device.dump_hierarchy()
+        assert home() is None
+    finally:
+        gc.enable()
+    icon = next(v for v in device.frame.active.root.walk()
+                if v.image == "app:com.google.android.deskclock")
+    device.tap(*icon.center)
+    assert device.frame.active.package == "com.google.android.deskclock"
+    assert device.system.state.am.foreground.records[-1].intent.bounds == icon.clip
+
+
 def test_an_unchanged_screen_is_laid_out_once():
     """The reuse really happens: a tap on an inert spot keeps the layout and the dump."""
     device = connect("sim", configs.get("test_env_100"))
@@ -249,6 +373,28 @@ def test_an_unchanged_screen_is_laid_out_once():
     after = device.frame.windows[0]
     assert after.key == before.key
     assert device.dump_hierarchy() is xml
+
+
+def test_recent_windows_keep_no_views_but_the_dump_made_after_them():
+    """A window's tree is freed once no frame shows it (the recent windows hold no view);
+    its dump, made after it was kept, is still found by a later window of the same key."""
+    import gc
+
+    from bmoca.sim.ui.view import View
+
+    device = connect("sim", configs.get("test_env_100"))
+    home = device.dump_hierarchy()
+    device.shell("am start -n com.android.settings/.Settings")
+    device.dump_hierarchy()
+    device.press("BACK")
+    device.dump_hierarchy()
+    kept = device._recent._windows
+    assert kept  # home (taken again after BACK) and Settings
+    held = gc.get_referents(*kept)
+    held += [item for value in held if isinstance(value, tuple | list) for item in value]
+    assert not any(isinstance(value, View) for value in held)
+    device.press("HOME")
+    assert device.dump_hierarchy() is home
 
 
 def test_a_screen_seen_a_few_inputs_ago_takes_its_layout_and_dump_again():

@@ -174,6 +174,8 @@ class SimDevice(Device):
         window = self.frame.active
         if window.dumped is None:
             window.dumped = dump(window.root, window.package)
+            if window.kept is not None:  # a later window of the same key takes it from there
+                window.kept.dumped = window.dumped
         return window.dumped
 
     def screen_image(self):
@@ -620,26 +622,29 @@ def _paints_from_state(looks: list) -> bool:
 
 
 def hit_test(root: View, x: int, y: int, want=None) -> View | None:
-    """The top-most view under the point that takes touches (or satisfies `want`)."""
+    """The top-most view under the point that takes touches (or satisfies `want`): the last
+    one, in pre-order, of the visible views whose clip holds the point. A loop, not a
+    recursive closure: a closure that calls itself is a reference cycle, which kept the
+    view it found (and its subtree) until the collector's next pass."""
     if want is None:
-        def want(v: View) -> bool:
-            return v.enabled and (v.on_click is not None or v.on_long_click is not None
-                                  or v.on_text is not None or v.on_drag is not None)
+        want = _takes_touches
     found = None
-
-    def visit(view: View) -> None:
-        nonlocal found
+    stack = [root]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        view = pop()
         left, top, right, bottom = view.clip
         if not (left <= x < right and top <= y < bottom):
-            return
+            continue
         if want(view):
             found = view
-        for child in view.children:
-            if child.visible:
-                visit(child)
-
-    visit(root)
+        push(reversed([child for child in view.children if child.visible]))
     return found
+
+
+def _takes_touches(v: View) -> bool:
+    return v.enabled and (v.on_click is not None or v.on_long_click is not None
+                          or v.on_text is not None or v.on_drag is not None)
 
 
 def _box_distance(box, x: int, y: int) -> int:

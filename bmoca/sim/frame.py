@@ -16,10 +16,30 @@ from bmoca.sim.system.clock import ClockWatch
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
 from bmoca.sim.system.windows import IME_PACKAGE, NAV_BAR_DP, STATUS_BAR_DP, Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
+from bmoca.sim.ui.signature import placed as placed_bounds
 from bmoca.sim.ui.signature import signature, transplant
 from bmoca.sim.ui.sizes import MeasureCache
 from bmoca.sim.ui.theme import is_dark
 from bmoca.sim.ui.view import MATCH, Box, View, frame
+
+
+def same_key(a: tuple | None, b: tuple) -> bool:
+    """`a == b` for two window keys (signature, box, display and focus, scroll state), the
+    signature last: a screen scrolled elsewhere or another box differs at once, without a
+    walk of two equal signatures."""
+    return a is not None and a[3] == b[3] and a[1] == b[1] and a[2] == b[2] and a[0] == b[0]
+
+
+class KeptWindow:
+    """What a recent window leaves for a later one of the same key: no views or handlers,
+    so its tree is freed (by reference counting, not by a pass of the collector) as soon
+    as no frame shows it."""
+
+    __slots__ = ("kind", "key", "package", "placed", "dumped")
+
+    def __init__(self, window: Window):
+        self.kind, self.key, self.package = window.kind, window.key, window.package
+        self.placed, self.dumped = window.placed, window.dumped
 
 
 class RecentWindows:
@@ -30,19 +50,24 @@ class RecentWindows:
 
     def __init__(self, size: int = 8):
         self.size = size
-        self._windows: list[Window] = []
+        self._windows: list[KeptWindow] = []
 
-    def find(self, kind: str, key: tuple) -> Window | None:
+    def find(self, kind: str, key: tuple, tried: Window | None = None) -> KeptWindow | None:
+        """The latest window of `kind` with `key`; `tried`'s, already compared, is skipped."""
+        skip = tried.kept if tried is not None else None
         for window in reversed(self._windows):
-            if window.kind == kind and window.key == key:
+            if window is not skip and window.kind == kind and same_key(window.key, key):
                 return window
         return None
 
-    def remember(self, window: Window, replacing: Window | None) -> None:
+    def remember(self, window: Window, replacing: Window | KeptWindow | None) -> None:
         """Keep `window`, in place of `replacing`, the window it took its layout from (the
         newer is the one whose dump will be made)."""
+        if isinstance(replacing, Window):
+            replacing = replacing.kept
+        window.kept = KeptWindow(window)
         kept = [w for w in self._windows if w is not replacing]
-        kept.append(window)
+        kept.append(window.kept)
         self._windows = kept[max(0, len(kept) - self.size):]
 
 
@@ -64,23 +89,30 @@ def compose(system: SystemServer, width: int, height: int, measure,
     def place(kind: str, tree: View, box: Box, offsets: ScrollState, focus: str | None,
               **window) -> Window:
         """The window of `kind`, laid out, or with the layout and dump of the one before."""
-        previous = before.get(kind)
-        key = (signature(tree), box, (display, focus), _scroll_key(offsets))
-        if (previous is None or previous.key != key) and recent is not None:
-            previous = recent.find(kind, key)
-        if previous is not None and previous.key == key:
-            transplant(previous.laid_out, tree)
+        just_before = before.get(kind)
+        views: list[View] = []
+        key = (signature(tree, views), box, (display, focus), _scroll_key(offsets))
+        # each comparison of keys walks two signatures: none is made twice
+        previous = (just_before if just_before is not None and same_key(just_before.key, key)
+                    else None)
+        if previous is None and recent is not None:
+            previous = recent.find(kind, key, tried=just_before)
+        if previous is not None:
+            transplant(previous.placed, views)
+            key = previous.key  # equal: the fresh signature's tuples die now, not in a GC pass
+            bounds = previous.placed
             dumped = previous.dumped if previous.package == window["package"] else None
         else:
-            previous = None
             layout.run(tree, box, offsets)
             key, dumped = key[:3] + (_scroll_key(offsets),), None  # extents as laid out
+            bounds = placed_bounds(views)
         window.setdefault("root", tree)
         window.setdefault("scroll", offsets)
-        placed = Window(kind, box=box, key=key, laid_out=tree, dumped=dumped, **window)
+        made = Window(kind, box=box, key=key, laid_out=tree, placed=bounds, dumped=dumped,
+                      **window)
         if recent is not None:
-            recent.remember(placed, previous)
-        return placed
+            recent.remember(made, previous)
+        return made
 
     sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
     record = system.am.top_record()

@@ -124,9 +124,12 @@ class Checkpoint:
         self._blob = _without_files_and_logs(state)
         self._files = list(state.vfs.files.items())
         self._dirs = set(state.vfs.dirs)
+        self._shape = _task_shape(state)
 
     def changed(self, state: SystemState) -> bool:
         vfs = state.vfs
+        if _task_shape(state) != self._shape:  # a sure change: no second pickle needed
+            return True
         return (_without_files_and_logs(state) != self._blob
                 or list(vfs.files.items()) != self._files or vfs.dirs != self._dirs)
 
@@ -159,6 +162,17 @@ class StateImage:
         state = pickle.loads(self._blob)
         state.vfs.files = dict(self._files)
         return state
+
+
+def _task_shape(state: SystemState) -> tuple:
+    """Counts from the activity manager's state, which the checkpoint's pickle holds: when
+    one differs the pickles differ too (a pickle loads back as an equal structure), so the
+    state changed. `am start` pushes a record at every launch, and the back stack it grows
+    made the pickle after the command the costlier half of the command."""
+    am = state.am
+    home = am.home
+    return (am.next_task_id, am.next_pid, len(am.processes),
+            -1 if home is None else len(home.records), [len(task.records) for task in am.recents])
 
 
 def _without_files_and_logs(state: SystemState) -> bytes:

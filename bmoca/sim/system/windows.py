@@ -30,6 +30,12 @@ class Window:
     window with the same key looks and dumps the same (see `bmoca.sim.frame`)."""
     laid_out: View | None = field(default=None, repr=False)
     """The tree the layout ran on (the dialog's holder; else `root`)."""
+    placed: tuple[list[Box], list[Box]] | None = field(default=None, repr=False)
+    """The bounds and clips of `laid_out`'s views in the signature's walk order: a fresh
+    tree of the same key takes them view by view."""
+    kept: object | None = field(default=None, repr=False)
+    """What the phone's recent windows keep of this one (no views: a tree is freed as
+    soon as no frame shows it); its dump is given to it once made."""
     dumped: str | None = field(default=None, repr=False)
     """The window's uiautomator dump, once made."""
 

@@ -17,7 +17,7 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from bmoca.sim.ui.view import View
+from bmoca.sim.ui.view import Box, View
 
 _HANDLERS = ("on_click", "on_long_click", "on_drag", "on_swipe", "on_text", "on_submit")
 _SKIPPED = {"children", "bounds", "clip", "draw", *_HANDLERS}
@@ -31,15 +31,19 @@ class _Opaque:
     __slots__ = ()
 
 
-def signature(root: View) -> list:
+def signature(root: View, views: list[View] | None = None) -> list:
     """Everything about a tree that layout, the dump and the painter read, before layout:
-    one entry per view in a fixed walk order, each with its number of children."""
+    one entry per view in a fixed walk order, each with its number of children. `views`,
+    if given, receives the views in that order (what `transplant` takes)."""
     out = []
     add = out.append
     stack = [root]
     pop, push = stack.pop, stack.extend
+    keep = views.append if views is not None else None
     while stack:
         view = pop()
+        if keep is not None:
+            keep(view)
         children, draw = view.children, view.draw
         add((_VALUES(view), view.on_click is None, view.on_long_click is None,
              view.on_drag is None, view.on_swipe is None, view.on_text is None,
@@ -75,11 +79,18 @@ def _is_plain(value: Any) -> bool:
     return False
 
 
-def transplant(laid_out: View, fresh: View) -> None:
-    """Give `fresh` (a tree with `laid_out`'s signature) `laid_out`'s pixel bounds."""
-    stack = [(laid_out, fresh)]
-    while stack:
-        old, new = stack.pop()
-        new.bounds = old.bounds
-        new.clip = old.clip
-        stack.extend(zip(old.children, new.children, strict=True))  # same signature: same shape
+def transplant(placed: tuple[list[Box], list[Box]], fresh: list[View]) -> None:
+    """Give the views of a fresh tree, as `signature` listed them, the bounds and clips of
+    the views of a laid-out tree of the same signature, listed the same way (`placed`:
+    the same shape, so one walk order fits both trees)."""
+    bounds, clips = placed
+    if len(bounds) != len(fresh):
+        raise ValueError("transplant: trees of different shapes")
+    for view, box, clip in zip(fresh, bounds, clips, strict=True):
+        view.bounds = box
+        view.clip = clip
+
+
+def placed(views: list[View]) -> tuple[list[Box], list[Box]]:
+    """The bounds and clips of laid-out `views`, for `transplant`."""
+    return [view.bounds for view in views], [view.clip for view in views]

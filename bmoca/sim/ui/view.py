@@ -7,6 +7,7 @@ snapshot. Sizes are in dp (text in sp); the layout pass turns them into pixel bo
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,7 +21,7 @@ Box = tuple[int, int, int, int]
 """(left, top, right, bottom) in pixels, right and bottom exclusive as Android's Rect."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, weakref_slot=True)
 class View:
     # -- what uiautomator reports ---------------------------------------------------
     cls: str = "android.view.View"
@@ -164,6 +165,14 @@ class View:
     def center(self) -> tuple[int, int]:
         left, top, right, bottom = self.clip
         return (left + right) // 2, (top + bottom) // 2
+
+
+def clip_of(view: View) -> Callable[[], Box]:
+    """A reader of `view`'s clip (known only once laid out) that does not keep the view
+    alive: a handler of the view that read `view.clip` itself made a reference cycle, so
+    the view and its handler waited for the collector instead of going with their tree."""
+    ref = weakref.ref(view)
+    return lambda: ref().clip  # type: ignore[union-attr]  # called through the view itself
 
 
 # -- builders: the handful of widget shapes Android apps are made of -----------------

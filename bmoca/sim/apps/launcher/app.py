@@ -15,7 +15,19 @@ from bmoca.sim.apps.systemui.state import pull_shade
 from bmoca.sim.render.widgets import draw_assistant, draw_google_g
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
-from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
+from bmoca.sim.ui.view import (
+    MATCH,
+    WRAP,
+    View,
+    clip_of,
+    column,
+    frame,
+    icon,
+    row,
+    scroller,
+    spacer,
+    text,
+)
 
 ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
 WHITE = (255, 255, 255)
@@ -204,8 +216,9 @@ class LauncherActivity(Activity):
                     text_size=grid.label_sp, text_color=WHITE if label else (0, 0, 0, 0),
                     align="center",
                     clickable=True, long_clickable=True, focusable=True, elevation=1)
+        clip = clip_of(view)
         view.on_click = lambda: ctx.start_activity(Intent.launcher(package, activity,
-                                                                   bounds=view.clip))
+                                                                   bounds=clip()))
         return view
 
     def _g_icon(self, ctx: Context) -> View:
@@ -213,8 +226,9 @@ class LauncherActivity(Activity):
         view = View(cls="android.widget.ImageView", id=_id("g_icon"),
                     desc=ctx.t("launcher.google_app"), width=24, height=24, icon_size=22,
                     draw=draw_google_g, clickable=True, gravity="center_vertical")
+        clip = clip_of(view)
         view.on_click = lambda: ctx.start_activity(Intent.launcher(GOOGLE, SEARCH_ACTIVITY,
-                                                                   bounds=view.clip))
+                                                                   bounds=clip()))
         return view
 
     def _search_pill(self, ctx: Context) -> View:
@@ -297,8 +311,9 @@ class LauncherActivity(Activity):
 
     @staticmethod
     def _launch(ctx: Context, info: app_table.AppInfo, view: View):
+        clip = clip_of(view)
         return lambda: ctx.start_activity(Intent.launcher(info.package, info.activity,
-                                                          bounds=view.clip))
+                                                          bounds=clip()))
 
     # -- overview -------------------------------------------------------------------
     def _overview(self, ctx: Context) -> View:
