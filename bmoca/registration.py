@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
+
+from bmoca.formats.package_files import files as _package_files
 
 NAMESPACE = "bmoca"
 VERSION = 0
@@ -52,7 +53,7 @@ def gym_id(task_id: str) -> str:
 @cache
 def suite_task_ids() -> tuple[str, ...]:
     """The task ids of the suite's data files, in file order, read by a line scan."""
-    data = resources.files(NAMESPACE).joinpath("tasks", "data")
+    data = _package_files(NAMESPACE).joinpath("tasks", "data")
     ids: list[str] = []
     for entry in sorted(data.iterdir(), key=lambda p: p.name):
         if entry.name.endswith(".yaml"):

@@ -14,9 +14,12 @@ import pytest
 import yaml
 
 from bmoca import registration
-from bmoca.formats import shared_prefs, yamlload
+from bmoca.formats import package_files, shared_prefs, yamlload
 
-SKIPPED = ("yaml", "lxml.etree", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
+PACKAGE = Path(registration.__file__).parent
+
+SKIPPED = ("yaml", "lxml.etree", "PIL.PngImagePlugin", "PIL.JpegImagePlugin",
+           "importlib.resources", "zipfile")
 
 
 def _cold(tmp_path: Path, observation: str) -> list[str]:
@@ -33,7 +36,7 @@ def _cold(tmp_path: Path, observation: str) -> list[str]:
     return [m for m in out.stdout.strip().split(",") if m]
 
 
-def test_a_warm_pixel_cold_start_imports_no_yaml_lxml_or_image_plugins(tmp_path):
+def test_a_warm_pixel_cold_start_imports_none_of_what_it_does_not_use(tmp_path):
     assert _cold(tmp_path, "pixels") == []
 
 
@@ -103,3 +106,31 @@ def test_a_prefs_file_read_back_is_what_the_xml_parser_reads(entries):
     assert [type(v) for v in got.values()] == [type(v) for v in reference.values()]
     got["added"] = 1  # the caller's copy: the next read is unchanged
     assert repr(shared_prefs.parse(raw)) == repr(reference)
+
+
+# -- package files without importlib.resources -----------------------------------------------
+
+def test_package_files_are_where_importlib_resources_finds_them():
+    from importlib import resources
+
+    packages = sorted({".".join(p.relative_to(PACKAGE.parent).parent.parts)
+                       for p in PACKAGE.rglob("__init__.py")})
+    assert "bmoca.tasks" in packages
+    for package in packages:
+        got, reference = package_files.files(package), resources.files(package)
+        assert (type(got), got) == (type(reference), reference), package
+
+
+def test_a_zipped_package_s_files_come_from_importlib_resources(tmp_path, monkeypatch):
+    import zipfile
+    from importlib import resources
+
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("zipped_pkg/__init__.py", "")
+        zipped.writestr("zipped_pkg/data.txt", "inside")
+    monkeypatch.syspath_prepend(str(archive))
+    got = package_files.files("zipped_pkg")
+    assert got.joinpath("data.txt").read_text() == "inside"
+    assert type(got) is type(resources.files("zipped_pkg"))
+    monkeypatch.delitem(sys.modules, "zipped_pkg")

@@ -13,14 +13,13 @@ import difflib
 import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from bmoca.device.config import DeviceConfig, DeviceProfile, HomeLayout
-from bmoca.formats import apps, yamlload
+from bmoca.formats import apps, package_files, yamlload
 from bmoca.formats.locales import SUPPORTED, canonical
 
 __all__ = [
@@ -113,7 +112,7 @@ def _load_yaml(text: str, source: str, cached: bool = False) -> Any:
 
 
 def _data_file(name: str) -> tuple[str, str]:
-    ref = resources.files(__package__).joinpath("data", name)
+    ref = package_files.files(__package__).joinpath("data", name)
     return ref.read_text("utf-8"), str(ref)
 
 
