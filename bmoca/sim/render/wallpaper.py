@@ -140,8 +140,8 @@ class WallpaperCache:
             entry = stored()
             packed = cachedir.read(entry) if entry is not None else None
         if packed is not None:
-            if slot is None:
-                slot = self._new_slot(size, Image.new("RGB", size))
+            if slot is None:  # not cleared first: inflating (or else `make`) fills every row
+                slot = self._new_slot(size, Image.new("RGB", size, None))
             if _inflate(packed, slot[1]):
                 if entry is not None:
                     self._pack((key, size), packed)
