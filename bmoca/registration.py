@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
+
+from bmoca.formats.package_files import files as _package_files
 
 NAMESPACE = "bmoca"
 VERSION = 0
@@ -52,7 +53,7 @@ def gym_id(task_id: str) -> str:
 @cache
 def suite_task_ids() -> tuple[str, ...]:
     """The task ids of the suite's data files, in file order, read by a line scan."""
-    data = resources.files(NAMESPACE).joinpath("tasks", "data")
+    data = _package_files(NAMESPACE).joinpath("tasks", "data")
     ids: list[str] = []
     for entry in sorted(data.iterdir(), key=lambda p: p.name):
         if entry.name.endswith(".yaml"):
@@ -60,9 +61,27 @@ def suite_task_ids() -> tuple[str, ...]:
     return tuple(ids)
 
 
+_PLAIN_QUOTED = re.compile("'([^'\\n]*)'|\"([^\"\\\\\\n]*)\"")
+"""A quoted scalar with nothing YAML would read differently from its letters: no escape
+(`\\` in double quotes, `''` in single ones), no line break; it means what it encloses."""
+
+
+def _unquoted(value: str) -> str | None:
+    """What a quoted scalar of the plain kind means, read without PyYAML (the suite's ids
+    are all of it); None for any other, which the YAML parser reads."""
+    match = _PLAIN_QUOTED.fullmatch(value)
+    if match is None or not match.group(match.lastindex or 0).isprintable():
+        return None
+    return match.group(match.lastindex or 0)
+
+
 def _scalars(values: list[str]) -> list[str]:
-    """The YAML scalars written on `- id:` lines; the quoted ones go through the YAML parser,
-    all of a file's in one document (one parse per id was a tenth of `import bmoca.env`)."""
+    """The YAML scalars written on `- id:` lines; the quoted ones of the plain kind read as
+    what they enclose, the others go through the YAML parser, all of a file's in one
+    document (one parse per id was a tenth of `import bmoca.env`)."""
+    plain = {value: _unquoted(value) for value in values if value[0] in "\"'"}
+    if all(text is not None for text in plain.values()):
+        return [plain[value] if value in plain else _scalar(value) for value in values]
     quoted = [value for value in values if value[0] in "\"'"]
     if not quoted:
         return [_scalar(value) for value in values]

@@ -30,4 +30,5 @@ def _home_screen(setting: str) -> str:
 
 
 def test_cached_and_drawn_assets_give_the_same_screen(tmp_path: Path):
-    check_disk_cache(_home_screen, tmp_path / "assets", {"app_icon", "wallpaper"})
+    check_disk_cache(_home_screen, tmp_path / "assets",
+                     {"app_icon", "wallpaper", "wallpaper_pixels"})

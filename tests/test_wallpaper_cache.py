@@ -110,12 +110,12 @@ def test_a_phone_s_home_screen_after_its_wallpaper_was_evicted():
     red = dataclasses.replace(base, id="wallpaper_red", wallpaper="01_red")
     blue = dataclasses.replace(base, id="wallpaper_blue", wallpaper="02_blue")
     WALLPAPERS.cache_clear()
-    before = WALLPAPERS.inflated
     first = np.array(connect("sim", red).screenshot())
     connect("sim", blue).screenshot()  # its wallpaper takes the decoded place
     assert len(WALLPAPERS._slots) == 1
+    before = (WALLPAPERS.made, WALLPAPERS.inflated)
     again = connect("sim", red).screenshot()
-    assert WALLPAPERS.inflated == before + 1
+    assert (WALLPAPERS.made, WALLPAPERS.inflated) == (before[0], before[1] + 1)
     assert again.tobytes() == first.tobytes()
 
 
@@ -142,3 +142,35 @@ def test_spare_wallpapers_are_swapped_in_not_inflated_and_stay_the_same_bytes():
                 == expected[name]
     assert tight.made == 3 and tight.inflated == 3
     assert tight.nbytes - tight._packed_bytes == 2 * 80 * 160 * 4
+
+
+def test_a_wallpaper_kept_on_disk_is_inflated_by_a_new_process_to_the_same_bytes(tmp_path):
+    """`stored`: the compressed pixels a cache made are read back by another cache (as by
+    a new process) without decoding; a damaged or cut file means decoding again."""
+    blob = _png("10_galaxy", 80, 160)
+    entry = tmp_path / "wallpaper_pixels-x.bin"
+    reference = decode(blob, 80, 160).tobytes()
+    first = WallpaperCache()
+    assert _shown_stored(first, blob, lambda: decode(blob, 80, 160), entry) == reference
+    assert (first.made, first.inflated) == (1, 0) and entry.exists()
+    second = WallpaperCache()
+    assert _shown_stored(second, blob, lambda: pytest.fail("decoded, not read"), entry
+                         ) == reference
+    assert (second.made, second.inflated) == (0, 1) and second._packed
+    whole = entry.read_bytes()
+    for damaged in (whole[:40], whole[:-40] + bytes(40), b""):
+        entry.write_bytes(damaged)
+        third = WallpaperCache()
+        assert _shown_stored(third, blob, lambda: decode(blob, 80, 160), entry) == reference
+        assert (third.made, third.inflated) == (1, 0)
+        assert entry.read_bytes() == whole, "made again and kept"
+    other = WallpaperCache()  # an entry of another size is refused, not pasted
+    with other.shown("x", (90, 160), lambda: decode(_png("10_galaxy", 90, 160), 90, 160),
+                     lambda: entry) as image:
+        assert image.tobytes() == decode(_png("10_galaxy", 90, 160), 90, 160).tobytes()
+    assert other.made == 1
+
+
+def _shown_stored(cache: WallpaperCache, key, make, entry) -> bytes:
+    with cache.shown(key, (80, 160), make, lambda: entry) as image:
+        return image.tobytes()

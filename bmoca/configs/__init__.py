@@ -13,15 +13,13 @@ import difflib
 import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from bmoca.device.config import DeviceConfig, DeviceProfile, HomeLayout
-from bmoca.formats import apps, yamlload
+from bmoca.formats import apps, package_files, yamlload
 from bmoca.formats.locales import SUPPORTED, canonical
 
 __all__ = [
@@ -70,34 +68,51 @@ def _err(source: str, cid: str, fieldname: str, message: str) -> ConfigError:
 # -- YAML ---------------------------------------------------------------------------
 
 
-class _Loader(yaml.SafeLoader):
-    """Safe YAML that accepts `[x, y]: label` keys (sequences become tuples)."""
+def _define_loaders() -> tuple[type, type]:
+    """`_Loader`, safe YAML that accepts `[x, y]: label` keys (sequences become tuples), and
+    `_FastLoader`, the same with libyaml's parser (see `bmoca.formats.yamlload`): defined
+    on first use, so that reading the package's files from the data cache imports no
+    PyYAML."""
+    import yaml
+
+    class _Loader(yaml.SafeLoader):
+        """Safe YAML that accepts `[x, y]: label` keys (sequences become tuples)."""
+
+    class _FastLoader(yamlload.FastSafeLoader):
+        """`_Loader` with libyaml's parser (see `bmoca.formats.yamlload`)."""
+
+    for loader in (_Loader, _FastLoader):
+        loader.__module__, loader.__qualname__ = __name__, loader.__name__
+        loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                               _construct_mapping)
+    return _Loader, _FastLoader
 
 
-class _FastLoader(yamlload.FastSafeLoader):
-    """`_Loader` with libyaml's parser (see `bmoca.formats.yamlload`)."""
+def __getattr__(name: str) -> Any:
+    """`_Loader` and `_FastLoader`, defined when first asked for (they need PyYAML)."""
+    if name in ("_Loader", "_FastLoader"):
+        globals()["_Loader"], globals()["_FastLoader"] = _define_loaders()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any]:
+def _construct_mapping(loader: Any, node: Any) -> dict[Any, Any]:
     loader.flatten_mapping(node)
     pairs = loader.construct_pairs(node, deep=True)
     return {tuple(k) if isinstance(k, list) else k: v for k, v in pairs}
 
 
-for _loader in (_Loader, _FastLoader):
-    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
 def _load_yaml(text: str, source: str, cached: bool = False) -> Any:
     """`cached`: a data file of the package's (see `yamlload.load`)."""
     try:
-        return yamlload.load(text, _FastLoader, _Loader, cached=cached)  # SafeLoader subclasses
-    except yaml.YAMLError as exc:
+        return yamlload.load(text, f"{__name__}:_FastLoader", f"{__name__}:_Loader",
+                             cached=cached)  # SafeLoader subclasses
+    except yamlload.yaml_error() as exc:
         raise ConfigError(f"{source}: not valid YAML: {exc}") from None
 
 
 def _data_file(name: str) -> tuple[str, str]:
-    ref = resources.files(__package__).joinpath("data", name)
+    ref = package_files.files(__package__).joinpath("data", name)
     return ref.read_text("utf-8"), str(ref)
 
 

@@ -11,11 +11,13 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from lxml import etree
 from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 __all__ = ["Element", "ObservationError", "describe", "nodes", "resize", "set_of_marks",
            "translate"]
@@ -69,8 +71,16 @@ class Element:
 
 _BOUNDS = re.compile(r"^\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$")
 _DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True,
-                          remove_pis=True)
+
+
+@functools.cache
+def _lxml() -> tuple[Any, Any]:
+    """lxml's etree and the dump parser, made on first use: a pixel env's cold start reads
+    no dump, and importing lxml was 10 ms of it."""
+    from lxml import etree
+
+    return etree, etree.XMLParser(resolve_entities=False, no_network=True,
+                                  remove_comments=True, remove_pis=True)
 
 
 def _parse_xml(xml: str | bytes) -> etree._Element:
@@ -88,8 +98,9 @@ def _parse_xml(xml: str | bytes) -> etree._Element:
         text = text[:end + len("</hierarchy>")]
     if not text.strip():
         raise ObservationError("hierarchy XML is empty")
+    etree, parser = _lxml()
     try:
-        return etree.fromstring(text, _PARSER)
+        return etree.fromstring(text, parser)
     except etree.XMLSyntaxError as exc:
         raise ObservationError(f"malformed hierarchy XML: {exc}") from None
 
@@ -115,7 +126,8 @@ def _nodes_of(xml: str) -> tuple[etree._Element, ...]:
 
 
 def _nodes(xml: str | bytes) -> list[etree._Element]:
-    return [node for _event, node in etree.iterwalk(_parse_xml(xml), events=("end",))
+    root = _parse_xml(xml)
+    return [node for _event, node in _lxml()[0].iterwalk(root, events=("end",))
             if isinstance(node.tag, str) and node.get("bounds") is not None]
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from . import yamlload
+from . import package_files, yamlload
 from .locales import SUPPORTED, canonical
 
 
@@ -37,7 +36,7 @@ def short_component(package: str, cls: str) -> str:
 
 @cache
 def all_apps() -> tuple[AppInfo, ...]:
-    rows = yamlload.load(resources.files(__package__).joinpath("apps.yaml").read_text("utf-8"),
+    rows = yamlload.load(package_files.files(__package__).joinpath("apps.yaml").read_text("utf-8"),
                          cached=True)
     return tuple(AppInfo(**row) for row in rows)
 
@@ -48,10 +47,20 @@ def home_screen_apps() -> tuple[AppInfo, ...]:
 
 
 def by_label(label: str) -> AppInfo:
-    for app in all_apps():
-        if app.label.lower() == label.lower():
-            return app
+    app = _by_lower_label().get(label.lower())
+    if app is not None:
+        return app
     raise KeyError(f"no app labelled {label!r}; known: {', '.join(a.label for a in all_apps())}")
+
+
+@cache
+def _by_lower_label() -> dict[str, AppInfo]:
+    """Lower-cased label -> the first app of that label: validating the 45 presets looked
+    up 900 labels, each by a scan of every app."""
+    index: dict[str, AppInfo] = {}
+    for app in all_apps():
+        index.setdefault(app.label.lower(), app)
+    return index
 
 
 def by_package(package: str) -> AppInfo:
@@ -64,7 +73,7 @@ def by_package(package: str) -> AppInfo:
 @cache
 def _labels() -> dict[str, dict[str, str]]:
     data = yamlload.load(
-        resources.files(__package__).joinpath("app_labels.yaml").read_text("utf-8"), cached=True)
+        package_files.files(__package__).joinpath("app_labels.yaml").read_text("utf-8"), cached=True)
     return {str(pkg): {canonical(loc): str(text) for loc, text in (row or {}).items()}
             for pkg, row in (data or {}).items()}
 

@@ -14,6 +14,7 @@ damaged is made again, and a directory that cannot be written costs only the sav
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 from collections.abc import Callable
@@ -32,9 +33,16 @@ def directory(env: str = ENV, name: str = "data") -> Path | None:
         return None
     if setting:
         return Path(setting)
+    return _user_cache(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME")) / name
+
+
+@functools.lru_cache(maxsize=4)
+def _user_cache(xdg_cache_home: str | None, home: str | None) -> Path:
+    """platformdirs' user cache directory, asked once per process for the variables it
+    reads (a cold start names 46 entries)."""
     import platformdirs
 
-    return platformdirs.user_cache_path("bmoca", appauthor=False) / name
+    return platformdirs.user_cache_path("bmoca", appauthor=False)
 
 
 def keep(path: Path, write: Callable[[Path], None]) -> None:

@@ -17,6 +17,7 @@ import struct
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from urllib.parse import quote, unquote
 
 from bmoca.device.config import HomeLayout
@@ -176,6 +177,7 @@ def _png_1x1(rgb: tuple[int, int, int]) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
 
 
+@cache
 def _icon_for(package: str) -> bytes:
     digest = zlib.crc32(package.encode())
     return _png_1x1(((digest >> 16) & 0xFF, (digest >> 8) & 0xFF, digest & 0xFF))

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from bmoca.formats import yamlload
+from bmoca.formats import package_files, yamlload
 from bmoca.formats.locales import SUPPORTED, canonical
 
 DAY_KEYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -37,7 +36,7 @@ class WeekNames:
 
 @cache
 def _table() -> dict[str, WeekNames]:
-    text = resources.files("bmoca.formats").joinpath("weekdays.yaml").read_text("utf-8")
+    text = package_files.files("bmoca.formats").joinpath("weekdays.yaml").read_text("utf-8")
     out: dict[str, WeekNames] = {}
     for locale, entry in yamlload.load(text, cached=True).items():
         names = {k: tuple(str(v) for v in entry[k]) for k in ("full", "short", "narrow")}

@@ -14,29 +14,50 @@ the versions of PyYAML and Python, and read back as equal objects of the same ty
 Only plain data is kept (a text with dates, which marshal cannot hold, is parsed every
 time); like pickle it is trusted as the user's own files are, but unlike pickle loading
 it runs no code.
+
+PyYAML itself is imported only when a text is parsed (importing it was 15 ms of every cold
+start, whose texts all come from the cache): an entry is named by the loader's module and
+name and the source of the module that defines it, and PyYAML by its `__init__.py`, read
+rather than imported. A loader is given as its class or as "module:name", which is
+looked up (and so defined, where a module defines its loaders on first use) only to parse.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
 import marshal
 import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from bmoca.formats import cachedir
 
-FastSafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""The safe loader to subclass: C-parsed where libyaml is there, else pure Python."""
 
-_FORMAT = f"yaml-marshal-1\0{yaml.__version__}\0{sys.version_info[:2]}\0{marshal.version}"
-"""What every entry depends on besides its text and loader."""
+def __getattr__(name: str) -> Any:
+    """`FastSafeLoader`, defined when first asked for (it needs PyYAML)."""
+    if name == "FastSafeLoader":
+        import yaml
+
+        value = globals()[name] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def load(text: str, fast: type = FastSafeLoader, slow: type = yaml.SafeLoader, *,
+def yaml_error() -> type[Exception]:
+    """`yaml.YAMLError` where PyYAML was imported; otherwise no text was parsed, so no
+    error of it can have been raised (an exception class nothing raises)."""
+    module = sys.modules.get("yaml")
+    return module.YAMLError if module is not None else _NeverRaised
+
+
+class _NeverRaised(Exception):
+    """What `yaml_error` gives before PyYAML is imported."""
+
+
+def load(text: str, fast: type | str | None = None, slow: type | str | None = None, *,
          cached: bool = False) -> Any:
     """`text` parsed with `fast`; on a YAML error, the error `slow` (its pure-Python twin)
     raises. `cached` (the package's own data files, read at every cold start; not a user's
@@ -61,25 +82,66 @@ def load(text: str, fast: type = FastSafeLoader, slow: type = yaml.SafeLoader, *
     return value
 
 
-def parse(text: str, fast: type = FastSafeLoader, slow: type = yaml.SafeLoader) -> Any:
+def parse(text: str, fast: type | str | None = None, slow: type | str | None = None) -> Any:
     """`text` parsed with `fast`, without the cache; on a YAML error, `slow`'s error."""
+    import yaml
+
+    fast_loader = _resolve(fast, "FastSafeLoader")
+    slow_loader = _resolve(slow, "SafeLoader")
     try:
-        return yaml.load(text, Loader=fast)  # noqa: S506 - fast and slow are safe loaders
+        return yaml.load(text, Loader=fast_loader)  # noqa: S506 - fast and slow are safe loaders
     except yaml.YAMLError:
-        if fast is slow:
+        if fast_loader is slow_loader:
             raise
-        return yaml.load(text, Loader=slow)  # noqa: S506 - raises the reference message
+        return yaml.load(text, Loader=slow_loader)  # noqa: S506 - raises the reference message
+
+
+def _resolve(loader: type | str | None, default: str) -> type:
+    """The class a loader argument names (None: PyYAML's own `default`)."""
+    if loader is None:
+        import yaml
+
+        return getattr(yaml, "CSafeLoader", yaml.SafeLoader) if default == "FastSafeLoader" \
+            else getattr(yaml, default)
+    if isinstance(loader, str):
+        module, _, name = loader.partition(":")
+        return getattr(importlib.import_module(module), name)
+    return loader
 
 
 @cache
-def _loader_key(loader: type) -> bytes:
-    """The loader's part of an entry's name: its classes, and the source of every module
-    outside PyYAML that defines one of them (their constructors are there)."""
-    digest = hashlib.sha256(_FORMAT.encode())
-    for cls in loader.__mro__:
-        digest.update(f"\0{cls.__module__}.{cls.__qualname__}".encode())
-        module = sys.modules.get(cls.__module__)
-        source = getattr(module, "__file__", None)
-        if source and cls.__module__.partition(".")[0] not in ("yaml", "_yaml", "builtins"):
-            digest.update(Path(source).read_bytes())
+def _loader_key(loader: type | str | None) -> bytes:
+    """The loader's part of an entry's name: what every entry depends on besides its text
+    (PyYAML's `__init__.py`, which names its version; Python's and marshal's versions),
+    the loader's module and name, and the source of that module (its constructors are
+    there), read without importing PyYAML or defining the loader."""
+    digest = hashlib.sha256(f"yaml-marshal-2\0{sys.version_info[:2]}\0{marshal.version}\0"
+                            .encode())
+    digest.update(_pyyaml_source())
+    if loader is None:
+        digest.update(b"\0default")
+        return digest.digest()
+    if isinstance(loader, str):
+        module_name, _, name = loader.partition(":")
+    else:
+        module_name, name = loader.__module__, loader.__qualname__
+    digest.update(f"\0{module_name}:{name}".encode())
+    module = sys.modules.get(module_name)
+    source = getattr(module, "__file__", None)
+    if source:
+        digest.update(Path(source).read_bytes())
     return digest.digest()
+
+
+@cache
+def _pyyaml_source() -> bytes:
+    """PyYAML's `__init__.py` (it holds `__version__`), found without importing it."""
+    module = sys.modules.get("yaml")
+    origin = getattr(module, "__file__", None) if module is not None else None
+    if origin is None:
+        spec = importlib.util.find_spec("yaml")
+        origin = spec.origin if spec is not None else None
+    try:
+        return Path(origin).read_bytes() if origin else b"no yaml"
+    except OSError:
+        return b"no yaml"

@@ -12,9 +12,9 @@ import difflib
 import fnmatch
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
+from bmoca.formats import package_files
 from bmoca.tasks.detectors import DetectorError, Verdict
 from bmoca.tasks.loader import load_file
 from bmoca.tasks.spec import CATEGORIES, EpisodeStart, SetupError, Task, TaskError
@@ -26,7 +26,7 @@ __all__ = ["CATEGORIES", "DetectorError", "EpisodeStart", "SetupError", "Task", 
 
 @cache
 def _data() -> Path:
-    return Path(str(resources.files(__package__).joinpath("data")))
+    return Path(str(package_files.files(__package__).joinpath("data")))
 
 
 @cache

@@ -21,12 +21,13 @@ import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-from lxml import etree
+from typing import TYPE_CHECKING, Any
 
 from bmoca.device.contract import Device, DeviceError
 from bmoca.formats.hierarchy import parse as parse_dump
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 RESET = "$reset"
 """In a `shell` comparison: the value the command printed right after the reset."""
@@ -330,6 +331,8 @@ class SharedPref(Detector):
     text_equals: str | None = None
 
     def check(self, probe: Probe) -> Verdict:
+        from lxml import etree
+
         try:
             root = etree.fromstring(probe.device.pull(self.path))
         except (DeviceError, etree.XMLSyntaxError) as exc:

@@ -11,8 +11,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from bmoca.formats import yamlload
 from bmoca.tasks import experts
 from bmoca.tasks.detectors import DetectorError, parse
@@ -26,36 +24,49 @@ SETUP_KINDS = {
 }
 
 
-class _Dates:
-    """A safe loader that leaves an impossible date (2024-13-01) a string instead of raising
-    a bare ValueError, so that the field check below reports it with file, task and field."""
+def _define_loaders() -> tuple[type, type]:
+    """`_YamlLoader` (the pure-Python parser, whose errors are the ones reported) and
+    `_FastYamlLoader` (libyaml's, where PyYAML has it; see `bmoca.formats.yamlload`),
+    both leaving an impossible date (2024-13-01) a string instead of raising a bare
+    ValueError, so that the field check below reports it with file, task and field.
+    Defined on first use: the suite's files come from the data cache without PyYAML."""
+    import yaml
 
-    def construct_yaml_timestamp(self, node):
-        try:
-            return super().construct_yaml_timestamp(node)
-        except ValueError:
-            return self.construct_scalar(node)
+    class _Dates:
+        def construct_yaml_timestamp(self, node):
+            try:
+                return super().construct_yaml_timestamp(node)
+            except ValueError:
+                return self.construct_scalar(node)
+
+    class _YamlLoader(_Dates, yaml.SafeLoader):
+        """The pure-Python parser (its errors are the ones reported)."""
+
+    class _FastYamlLoader(_Dates, yamlload.FastSafeLoader):
+        """libyaml's parser, where PyYAML has it (see `bmoca.formats.yamlload`)."""
+
+    for loader in (_Dates, _YamlLoader, _FastYamlLoader):
+        loader.__module__, loader.__qualname__ = __name__, loader.__name__
+    for loader in (_YamlLoader, _FastYamlLoader):
+        loader.add_constructor("tag:yaml.org,2002:timestamp", _Dates.construct_yaml_timestamp)
+    return _YamlLoader, _FastYamlLoader
 
 
-class _YamlLoader(_Dates, yaml.SafeLoader):
-    """The pure-Python parser (its errors are the ones reported)."""
-
-
-class _FastYamlLoader(_Dates, yamlload.FastSafeLoader):
-    """libyaml's parser, where PyYAML has it (see `bmoca.formats.yamlload`)."""
-
-
-for _loader in (_YamlLoader, _FastYamlLoader):
-    _loader.add_constructor("tag:yaml.org,2002:timestamp", _Dates.construct_yaml_timestamp)
+def __getattr__(name: str) -> Any:
+    """`_YamlLoader` and `_FastYamlLoader`, defined when first asked for."""
+    if name in ("_YamlLoader", "_FastYamlLoader"):
+        globals()["_YamlLoader"], globals()["_FastYamlLoader"] = _define_loaders()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_file(path: str | Path, *, cached: bool = False) -> list[Task]:
     """The tasks of a task file; `cached`: one of the suite's (see `yamlload.load`)."""
     path = Path(path)
     try:
-        data = yamlload.load(path.read_text("utf-8"), _FastYamlLoader, _YamlLoader,
-                             cached=cached)
-    except (OSError, yaml.YAMLError) as exc:
+        data = yamlload.load(path.read_text("utf-8"), f"{__name__}:_FastYamlLoader",
+                             f"{__name__}:_YamlLoader", cached=cached)
+    except (OSError, yamlload.yaml_error()) as exc:
         raise TaskError(f"{path}: cannot read task file: {exc}") from None
     if not isinstance(data, list):
         raise TaskError(f"{path}: expected a list of tasks at the top level")

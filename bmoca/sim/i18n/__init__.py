@@ -13,10 +13,9 @@ above the simulator can read them too.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 
 from bmoca.formats import apps as app_table
-from bmoca.formats import yamlload
+from bmoca.formats import package_files, yamlload
 from bmoca.formats.locales import SUPPORTED as LOCALES
 from bmoca.formats.locales import canonical, is_rtl
 
@@ -53,7 +52,7 @@ def _app_label_package(key: str) -> str | None:
 @cache
 def _table(locale: str) -> dict[str, str]:
     """`strings/<locale>.yaml` merged with each app's `strings/<app>/<locale>.yaml`."""
-    root = resources.files(__package__).joinpath("strings")
+    root = package_files.files(__package__).joinpath("strings")
     paths = [root.joinpath(f"{locale}.yaml")]
     paths += [d.joinpath(f"{locale}.yaml") for d in sorted(root.iterdir(), key=lambda d: d.name)
               if d.is_dir()]

@@ -2,9 +2,11 @@
 
 Every process used to draw the launcher's app icons again (4x supersampled, a circle
 mask, a blurred shadow: about a third of booting a phone). They are the same in every
-process on a machine, so the first process keeps them as PNG files (lossless: the pixels
-a phone shows are the same bytes) in the user's cache directory, and later ones read them;
-the wallpaper a phone is provisioned with (drawn and PNG-encoded) is kept the same way.
+process on a machine, so the first process keeps their pixels (raw: the pixels a phone
+shows are the same bytes) in the user's cache directory, and later ones read them; the
+wallpaper a phone is provisioned with (drawn and PNG-encoded) is kept the same way, and
+so are a wallpaper's pixels as a screen shows them, compressed
+(`bmoca.sim.render.wallpaper`).
 
 An entry is named by a hash of everything its pixels come from: the request, the source of
 the render package (and of the code that made the entry), the versions of Pillow, its
@@ -74,22 +76,34 @@ def _entry(kind: str, request: Hashable, suffix: str, sources: tuple[Path, ...] 
     return folder / f"{kind}-{name}.{suffix}"
 
 
+def entry(kind: str, request: Hashable) -> Path | None:
+    """The file of `kind`'s entry for `request` (its repr names it), kept and checked with
+    `bmoca.formats.cachedir` (None when the cache is off)."""
+    return _entry(kind, request, "bin")
+
+
 def cached(kind: str, request: Hashable, mode: str, draw: Callable[[], Image.Image]
            ) -> Image.Image:
     """The image `draw()` makes for `request` (its repr names it), read from disk when an
-    earlier process drew it; `mode` is the mode it has."""
-    path = _entry(kind, request, "png")
+    earlier process drew it; `mode` is the mode it has. An entry holds the raw pixels
+    after a line of mode and size, not a PNG: reading them back is a copy, where opening a
+    PNG made Pillow import its five image plugins and decode (a sixth of a cold start's
+    first frame, for 18 icons)."""
+    path = _entry(kind, request, "bin")
     if path is None:
         return draw()
-    try:
-        image = Image.open(path)
-        image.load()
-        if image.mode == mode:
-            return image
-    except (OSError, ValueError, SyntaxError):  # absent, damaged or cut short: draw it
-        pass
+    data = cachedir.read(path)
+    if data is not None:
+        head, _, pixels = data.partition(b"\n")
+        try:
+            name, width, height = head.decode("ascii").split(" ")
+            if name == mode:
+                return Image.frombytes(mode, (int(width), int(height)), pixels)
+        except ValueError:  # not an entry of this form: draw it
+            pass
     image = draw()
-    cachedir.keep(path, lambda partial: image.save(partial, "PNG", compress_level=1))
+    cachedir.write(path, f"{image.mode} {image.width} {image.height}\n".encode()
+                   + image.tobytes())
     return image
 
 

@@ -6,11 +6,13 @@ and icons (in their modules); a frame is boxes, pasted sprites and a few vector 
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from bmoca.sim.render import app_icons, icons
+from bmoca.sim.render import app_icons, disk_cache, icons
 from bmoca.sim.render.text import get_text_renderer
 from bmoca.sim.render.wallpaper import WALLPAPERS, decode
 from bmoca.sim.system.server import SystemServer
@@ -318,13 +320,23 @@ class Painter:
         if vfs.exists(WALLPAPER_PATH):
             try:
                 blob = vfs.read(WALLPAPER_PATH)
-                with WALLPAPERS.shown(("file", blob), size, lambda: decode(blob, *size)) as image:
+                with WALLPAPERS.shown(("file", blob), size, lambda: decode(blob, *size),
+                                      lambda: _stored(("file", blob), size)) as image:
                     canvas.paste(image, 0, 0, clip)
                 return
             except (OSError, ValueError):
                 pass  # an unreadable wallpaper file: Android shows the default one
-        with WALLPAPERS.shown(("default",), size, lambda: _default_wallpaper(*size)) as image:
+        with WALLPAPERS.shown(("default",), size, lambda: _default_wallpaper(*size),
+                              lambda: _stored(("default",), size)) as image:
             canvas.paste(image, 0, 0, clip)
+
+
+def _stored(key: tuple, size: tuple[int, int]) -> Path | None:
+    """The asset cache's file for a wallpaper's compressed pixels at `size`: named by the
+    file's digest (or the default one's name), so a new process inflates what an earlier
+    one decoded."""
+    name = [key[0], hashlib.sha256(key[1]).hexdigest()] if len(key) > 1 else [key[0]]
+    return disk_cache.entry("wallpaper_pixels", (*name, *size))
 
 
 _MIRRORED_ICONS = frozenset({"arrow_back", "arrow_forward", "arrow_left", "backspace",
