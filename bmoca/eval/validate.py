@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from bmoca import tasks
 from bmoca.eval import runner
 
-
 CHUNK = 16
 """Episodes a worker plays per round trip: a killed `validate` has nothing to resume."""
 
