@@ -512,3 +512,30 @@ def test_sqlite_reads_a_write_ahead_log_database_and_an_empty_file(tmp_path, pho
     phone.push(alarms_db(tmp_path, [(7, 30, 31, 1, "Work")])[:100], CLOCK_DB)
     verdict = check(phone, sqlite([7, 30, 31]))
     assert not verdict.ok and "malformed" in verdict.trace[0]
+
+
+@pytest.mark.parametrize("by, value", [
+    ("id", "android:id/title"), ("id", ""), ("text", "Sound"), ("text_contains", "o"),
+    ("text_matches", r"[A-Z]\w+"), ("desc", ""), ("desc_contains", ""),
+    ("desc_matches", r".*"), ("class", "android.widget.TextView")])
+def test_ui_picks_the_nodes_a_per_node_match_picks_in_document_order(settings_screen, by, value):
+    """The selection, worked out once per check, picks what matching node by node does:
+    the false verdict lists every picked node's attribute in document order."""
+    import re
+
+    from lxml import etree
+
+    phone = settings_screen
+    key = {"id": "resource-id", "text": "text", "desc": "content-desc", "class": "class"}[
+        by.split("_")[0]]
+    wanted = []
+    for node in etree.fromstring(phone.dump_hierarchy().encode()).iter("node"):
+        actual = node.get(key, "")
+        if (actual == value if "_" not in by else value in actual if by.endswith("_contains")
+                else re.fullmatch(value, actual) is not None):
+            wanted.append(node.get("text", ""))
+    verdict = check(phone, ui(by=by, value=value, equals="\x00 never"))
+    assert not verdict.ok
+    assert wanted, "the case should pick something"
+    assert verdict.trace == [f"{parse(ui(by=by, value=value, equals=chr(0) + ' never')).describe()}"
+                             f": text was {wanted!r}"]

@@ -55,6 +55,30 @@ def test_worker_processes_give_the_same_episodes(tmp_path):
         assert (outcome.success, outcome.detector_trace) == (other.success, other.detector_trace)
 
 
+def test_chunked_workers_without_targets_give_the_same_episodes():
+    """Chunks of episodes per worker round trip play what one episode at a time plays;
+    without targets only `info["target"]` differs (None)."""
+    specs = runner.plan("expert", TWO_TASKS, CONFIGS, repeats=2, base_seed=3)
+    parts = runner.chunks(specs, 3)
+    assert [s for part in parts for s in part] == specs
+    assert all(len(part) <= 3 and len({s.config_id for s in part}) == 1 for part in parts)
+    serial = {o.spec.key: o for o in runner.execute(specs, workers=1)}
+    chunked = {o.spec.key: o for o in runner.execute(specs, workers=2, chunk=3,
+                                                      targets=False)}
+    assert serial.keys() == chunked.keys()
+    for key, outcome in serial.items():
+        other = chunked[key]
+        assert outcome.error is None and other.error is None and outcome.success
+        assert any(s.info["target"] for s in outcome.steps)
+        assert all(s.info["target"] is None for s in other.steps)
+        for mine, theirs in zip(outcome.steps, other.steps, strict=True):
+            assert (mine.action, mine.reward, mine.success) == (
+                theirs.action, theirs.reward, theirs.success)
+            assert {k: v for k, v in mine.info.items() if k != "target"} == {
+                k: v for k, v in theirs.info.items() if k != "target"}
+        assert (outcome.success, outcome.detector_trace) == (other.success, other.detector_trace)
+
+
 def test_episode_seeds_do_not_depend_on_order():
     a = runner.plan("random", TWO_TASKS, CONFIGS, 2, base_seed=1)
     b = runner.plan("random", TWO_TASKS[::-1], CONFIGS[::-1], 2, base_seed=1)

@@ -158,7 +158,7 @@ def _translate(xml: str | bytes) -> list[Element]:
             raise ObservationError(
                 f"malformed bounds {raw!r} on <{node.tag} class={node.get('class', '')!r}> "
                 f"(line {node.sourceline}); expected '[x1,y1][x2,y2]'")
-        x1, y1, x2, y2 = (int(v) for v in match.groups())
+        x1, y1, x2, y2 = map(int, match.groups())
         full_id = node.get("resource-id") or ""
         flags = (node.get("checked"), node.get("selected"), node.get("focused"))
         elements.append(Element(

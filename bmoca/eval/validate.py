@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from bmoca import tasks
 from bmoca.eval import runner
 
+CHUNK = 16
+"""Episodes a worker plays per round trip: a killed `validate` has nothing to resume."""
+
 
 @dataclass
 class Problem:
@@ -30,8 +33,10 @@ def validate(task_list: Sequence[tasks.Task], config_ids: Sequence[str], *, work
     if on_start:
         on_start(len(specs))
     problems = []
+    # Only verdicts count here: no step targets, and chunks of episodes per worker round trip.
     for outcome in runner.execute(specs, workers, keep_screen=True, device=device,
-                                  executor=executor, ray_address=ray_address):
+                                  executor=executor, ray_address=ray_address, chunk=CHUNK,
+                                  targets=False):
         if on_episode:
             on_episode(outcome)
         spec = outcome.spec

@@ -165,18 +165,22 @@ class Ui(Detector):
         if self.by.endswith("_matches"):
             _compile(self.value, "ui.value")
 
-    def _select(self, node: etree._Element) -> bool:
-        base = self.by.split("_")[0]
-        actual = node.get(_SELECTORS[base], "")
+    def _selected(self, root: etree._Element) -> list[etree._Element]:
+        """The nodes `by` and `value` pick, in document order. The attribute and the kind
+        of match are worked out once per check, not once per node (a check visits every
+        node of the dump, and `validate` checks after every step)."""
+        key = _SELECTORS[self.by.split("_")[0]]
+        value = self.value
         if self.by.endswith("_contains"):
-            return self.value in actual
+            return [n for n in root.iter("node") if value in n.get(key, "")]
         if self.by.endswith("_matches"):
-            return re.fullmatch(self.value, actual) is not None
-        return actual == self.value
+            fullmatch = re.compile(value).fullmatch
+            return [n for n in root.iter("node") if fullmatch(n.get(key, "")) is not None]
+        return [n for n in root.iter("node") if n.get(key, "") == value]
 
     def check(self, probe: Probe) -> Verdict:
         root = probe.hierarchy()
-        nodes = [n for n in root.iter("node") if self._select(n)]
+        nodes = self._selected(root)
         if not nodes:
             return Verdict(False, [f"{self.describe()}: no such element"])
         comparisons = (self.equals, self.startswith, self.contains, self.matches)

@@ -95,7 +95,7 @@ def _parsed(xml: str) -> tuple[Node, ...]:
             desc=el.get("content-desc", ""), cls=el.get("class", ""),
             package=el.get("package", ""), checked=el.get("checked") == "true",
             scrollable=el.get("scrollable") == "true",
-            bounds=tuple(int(v) for v in m.groups())))  # type: ignore[arg-type]
+            bounds=tuple(map(int, m.groups()))))  # type: ignore[arg-type]
     return tuple(nodes)
 
 
