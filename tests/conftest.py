@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from lxml import etree
 
@@ -129,3 +130,22 @@ def check_disk_cache(read, folder, kinds: set[str]) -> None:
     blocker = folder.parent / "a-file"
     blocker.write_text("not a directory")
     assert read(str(blocker / folder.name)) == reference  # cannot be written
+
+
+def assert_same_outputs(a, b, where: str) -> None:
+    """Two recordings of observations, infos, dumps and screenshots equal byte for byte
+    (arrays by shape and bytes, containers item by item); `where` names the first place
+    that differs."""
+    if isinstance(a, np.ndarray):
+        assert isinstance(b, np.ndarray) and a.shape == b.shape and a.tobytes() == b.tobytes(), \
+            where
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for key in a:
+            assert_same_outputs(a[key], b[key], f"{where}.{key}")
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            assert_same_outputs(x, y, f"{where}[{i}]")
+    else:
+        assert a == b, where

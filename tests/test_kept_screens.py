@@ -9,8 +9,8 @@ from __future__ import annotations
 import gc
 import io
 
-import numpy as np
 import pytest
+from conftest import assert_same_outputs
 from PIL import Image
 
 import bmoca
@@ -57,29 +57,13 @@ def _play(task, config: str, agent, seed: int, reuse: bool, steps: int) -> tuple
     return seen, again
 
 
-def _assert_same(a, b, where: str) -> None:
-    if isinstance(a, np.ndarray):
-        assert isinstance(b, np.ndarray) and a.shape == b.shape and a.tobytes() == b.tobytes(), \
-            where
-    elif isinstance(a, dict):
-        assert a.keys() == b.keys(), where
-        for key in a:
-            _assert_same(a[key], b[key], f"{where}.{key}")
-    elif isinstance(a, (list, tuple)):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            _assert_same(x, y, f"{where}[{i}]")
-    else:
-        assert a == b, where
-
-
 @pytest.mark.parametrize("config", ["test_env_100", "test_env_109", "train_env_026"])
 def test_random_episodes_with_kept_screens_are_those_of_a_phone_that_reuses_nothing(config):
     """Random taps, swipes, BACK and HOME on Settings come back to screens seen before."""
     task = tasks.get("settings/turn_on_airplane_mode")
     fresh, _ = _play(task, config, RandomAgent("discrete"), 11, False, 60)
     kept, again = _play(task, config, RandomAgent("discrete"), 11, True, 60)
-    _assert_same(fresh, kept, config)
+    assert_same_outputs(fresh, kept, config)
     assert again > 0, "a random walk should come back to a kept screen"
 
 
@@ -88,7 +72,7 @@ def test_expert_episodes_with_kept_screens_are_those_of_a_phone_that_reuses_noth
     task = tasks.get(task_id)
     fresh, _ = _play(task, "test_env_100", ExpertAgent(task), 0, False, 80)
     kept, _ = _play(task, "test_env_100", ExpertAgent(task), 0, True, 80)
-    _assert_same(fresh, kept, task_id)
+    assert_same_outputs(fresh, kept, task_id)
 
 
 def _home_settings_home(device, wallpaper: bytes | None) -> list:

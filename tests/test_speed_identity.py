@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from conftest import assert_same_outputs
 
 import bmoca
 from bmoca import configs, tasks
@@ -226,29 +227,13 @@ def _episode(task, config: str, agent, seed: int, reuse: bool, step_limit: int |
             return seen
 
 
-def _assert_same(a, b, where: str) -> None:
-    if isinstance(a, np.ndarray):
-        assert isinstance(b, np.ndarray) and a.shape == b.shape and a.tobytes() == b.tobytes(), \
-            where
-    elif isinstance(a, dict):
-        assert a.keys() == b.keys(), where
-        for key in a:
-            _assert_same(a[key], b[key], f"{where}.{key}")
-    elif isinstance(a, (list, tuple)):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            _assert_same(x, y, f"{where}[{i}]")
-    else:
-        assert a == b, where
-
-
 @pytest.mark.parametrize("config", CONFIGS)
 def test_expert_episodes_look_and_dump_the_same_with_reuse(config):
     for task_id in TASKS:
         task = tasks.get(task_id)
         fresh = _episode(task, config, ExpertAgent(task), 0, reuse=False, step_limit=None)
         reused = _episode(task, config, ExpertAgent(task), 0, reuse=True, step_limit=None)
-        _assert_same(fresh, reused, f"{task_id}@{config}")
+        assert_same_outputs(fresh, reused, f"{task_id}@{config}")
         assert fresh[-2][3]["success"], f"the expert should solve {task_id} in {config}"
 
 
@@ -258,7 +243,7 @@ def test_random_episodes_look_and_dump_the_same_with_reuse(config):
     task = tasks.get(TASKS[0])
     fresh = _episode(task, config, RandomAgent("discrete"), 7, reuse=False, step_limit=30)
     reused = _episode(task, config, RandomAgent("discrete"), 7, reuse=True, step_limit=30)
-    _assert_same(fresh, reused, config)
+    assert_same_outputs(fresh, reused, config)
     no_effect = sum(1 for item in reused if len(item) == 4 and item[3].get("no_effect"))
     assert no_effect, "a random episode should have steps that change nothing"
 
@@ -509,7 +494,7 @@ def test_observations_scaled_from_the_painted_image_are_those_of_the_array(confi
     for agent, seed, observation in plays:
         plain = _pixel_episode(task, config, agent, seed, False, observation)
         painted = _pixel_episode(task, config, agent, seed, True, observation)
-        _assert_same(plain, painted, f"{config} {observation} {agent.name}")
+        assert_same_outputs(plain, painted, f"{config} {observation} {agent.name}")
         steps = [item for item in painted if len(item) == 6]
         assert any(item[5].get("no_effect") for item in steps) or agent.name != "random"
 

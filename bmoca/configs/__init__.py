@@ -88,12 +88,8 @@ def _define_loaders() -> tuple[type, type]:
     return _Loader, _FastLoader
 
 
-def __getattr__(name: str) -> Any:
-    """`_Loader` and `_FastLoader`, defined when first asked for (they need PyYAML)."""
-    if name in ("_Loader", "_FastLoader"):
-        globals()["_Loader"], globals()["_FastLoader"] = _define_loaders()
-        return globals()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = yamlload.defined_on_first_use(globals(), ("_Loader", "_FastLoader"),
+                                            _define_loaders)
 
 
 def _construct_mapping(loader: Any, node: Any) -> dict[Any, Any]:

@@ -29,6 +29,7 @@ import importlib
 import importlib.util
 import marshal
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,19 @@ def __getattr__(name: str) -> Any:
         value = globals()[name] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def defined_on_first_use(namespace: dict[str, Any], names: tuple[str, ...],
+                         define: Callable[[], tuple]) -> Callable[[str], Any]:
+    """A module's `__getattr__` that defines its PyYAML loader classes `names` (what
+    `define` returns, in that order) when one is first asked for, so that importing the
+    module imports no PyYAML."""
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            namespace.update(zip(names, define(), strict=True))
+            return namespace[name]
+        raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+    return __getattr__
 
 
 def yaml_error() -> type[Exception]:

@@ -52,12 +52,8 @@ def _define_loaders() -> tuple[type, type]:
     return _YamlLoader, _FastYamlLoader
 
 
-def __getattr__(name: str) -> Any:
-    """`_YamlLoader` and `_FastYamlLoader`, defined when first asked for."""
-    if name in ("_YamlLoader", "_FastYamlLoader"):
-        globals()["_YamlLoader"], globals()["_FastYamlLoader"] = _define_loaders()
-        return globals()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = yamlload.defined_on_first_use(globals(), ("_YamlLoader", "_FastYamlLoader"),
+                                            _define_loaders)
 
 
 def load_file(path: str | Path, *, cached: bool = False) -> list[Task]:
