@@ -9,6 +9,13 @@ damaged is made again, and a directory that cannot be written costs only the sav
 `BMOCA_DATA_CACHE=off` (or 0, no, false) turns this cache off, a path moves it (default:
 `~/.cache/bmoca/data` on Linux). The rendered images have their own directory and switch
 (`bmoca.sim.render.disk_cache`, `BMOCA_ASSET_CACHE`).
+
+Entries are named by the code that makes them, so every upgrade or edit of that code
+writes new ones and the old ones are never read again. Each directory is therefore kept
+under `BMOCA_CACHE_MB` megabytes (256 by default): the first process that writes to a
+directory past it deletes the entries used least recently (an entry read is marked used
+at most once a day) until three quarters of it is left. Only files named as entries are
+touched, so a directory shared with other files loses none of them.
 """
 
 from __future__ import annotations
@@ -17,12 +24,26 @@ import contextlib
 import functools
 import hashlib
 import os
+import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 ENV = "BMOCA_DATA_CACHE"
 """`off` (or 0, no, false) disables the cache; any other value is its directory."""
 _OFF = ("off", "0", "no", "false")
+
+BUDGET_ENV = "BMOCA_CACHE_MB"
+"""Megabytes each cache directory may hold before its least recently used entries go."""
+_DEFAULT_BUDGET_MB = 256
+_TOUCH_AFTER_S = 86_400
+"""An entry read is marked used (its modification time) when its mark is older than this:
+one `utime` a day, not one per read."""
+_KEEP_TMP_S = 3_600
+"""A partial entry younger than this may be another process's write in progress."""
+_ENTRY_NAME = re.compile(r"[a-z_]+-[0-9a-f]{40}\.(bin|png)(\.\d+\.tmp)?")
+_pruned: set[Path] = set()
+"""Directories this process has already pruned (once each, at its first write there)."""
 
 
 def directory(env: str = ENV, name: str = "data") -> Path | None:
@@ -68,11 +89,16 @@ def entry(kind: str, key: bytes) -> Path | None:
 def read(path: Path) -> bytes | None:
     """An entry's bytes when it is there whole (its trailing digest checks), else None."""
     try:
-        blob = path.read_bytes()
+        with open(path, "rb") as file:
+            blob = file.read()
+            marked = os.fstat(file.fileno()).st_mtime
     except OSError:
         return None
     data, digest = blob[:-32], blob[-32:]
     if len(blob) >= 32 and hashlib.sha256(data).digest() == digest:
+        if time.time() - marked > _TOUCH_AFTER_S:  # used: the last to go when pruning
+            with contextlib.suppress(OSError):
+                os.utime(path)
         return data
     return None
 
@@ -80,6 +106,52 @@ def read(path: Path) -> bytes | None:
 def write(path: Path, data: bytes) -> None:
     """Keep `data` as the entry at `path`, followed by its digest."""
     keep(path, lambda partial: partial.write_bytes(data + hashlib.sha256(data).digest()))
+    if path.parent not in _pruned:
+        _pruned.add(path.parent)
+        prune(path.parent, budget_bytes())
+
+
+def budget_bytes() -> int:
+    """What `BMOCA_CACHE_MB` allows each cache directory to hold."""
+    value = os.environ.get(BUDGET_ENV, "").strip() or str(_DEFAULT_BUDGET_MB)
+    try:
+        megabytes = float(value)
+    except ValueError:
+        megabytes = -1.0
+    if not megabytes >= 0:  # also NaN
+        raise ValueError(f"{BUDGET_ENV} must be a number of megabytes (0 or more), "
+                         f"not {value!r}")
+    return int(megabytes * (1 << 20))
+
+
+def prune(folder: Path, budget: int) -> int:
+    """When the entries in `folder` hold more than `budget` bytes, delete the least
+    recently used until three quarters of it is left; how many went."""
+    found, total = [], 0
+    try:
+        with os.scandir(folder) as listing:
+            for item in listing:
+                if _ENTRY_NAME.fullmatch(item.name) and item.is_file(follow_symlinks=False):
+                    stat = item.stat(follow_symlinks=False)
+                    found.append((stat.st_mtime, stat.st_size, item.path))
+                    total += stat.st_size
+    except OSError:
+        return 0
+    if total <= budget:
+        return 0
+    now, removed = time.time(), 0
+    for mtime, size, path in sorted(found):
+        if total <= budget * 3 // 4:
+            break
+        if path.endswith(".tmp") and now - mtime < _KEEP_TMP_S:
+            continue
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        total -= size
+        removed += 1
+    return removed
 
 
 def cached_bytes(kind: str, key: bytes, make: Callable[[], bytes]) -> bytes:
