@@ -60,6 +60,14 @@ def test_the_suite_ids_are_read_without_yaml():
     assert out.stdout.split() == [str(len(registration.suite_task_ids())), "False"]
 
 
+def test_the_suite_ids_are_those_yaml_reads():
+    """The line scan gives every task file's ids, in order, as PyYAML reads the files."""
+    files = sorted((PACKAGE / "tasks" / "data").glob("*.yaml"))
+    read = [task["id"] for path in files
+            for task in yaml.safe_load(path.read_text("utf-8")) or ()]
+    assert read and list(registration.suite_task_ids()) == read
+
+
 def test_a_loader_named_or_given_is_one_entry(tmp_path, monkeypatch):
     monkeypatch.setenv("BMOCA_DATA_CACHE", str(tmp_path))
     from bmoca.configs import _FastLoader, _Loader
