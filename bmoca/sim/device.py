@@ -194,9 +194,10 @@ class SimDevice(Device):
         looks = [(w.kind, w.key, w.box, w.dim, w.package) if w.key is not None else w
                  for w in frame.windows]
         inputs = self._painter.inputs(self._system, frame)
+        from_state = _paints_from_state(looks)  # walks every view's entry: once a call
         painted = self._painted
         if (painted is not None and painted[0] == size and same_windows(painted[1], looks)
-                and ((painted[3] == inputs and not _paints_from_state(looks))
+                and ((painted[3] == inputs and not from_state)
                      or self._unchanged_since(painted[2]))):
             image = painted[4]()
             if image is not None:
@@ -208,7 +209,7 @@ class SimDevice(Device):
                                              for w in frame.windows)
         self._painted = (size, looks, self._mark(), inputs, weakref.ref(image)) if reusable \
             else None
-        if reusable and self._screens_owner is not None and not _paints_from_state(looks):
+        if reusable and self._screens_owner is not None and not from_state:
             kept_screens.SHARED.keep(self._screens_owner, self.recent_screens, size, looks,
                                      inputs, image)
         return image
