@@ -80,11 +80,9 @@ def _scalars(values: list[str]) -> list[str]:
     what they enclose, the others go through the YAML parser, all of a file's in one
     document (one parse per id was a tenth of `import bmoca.env`)."""
     plain = {value: _unquoted(value) for value in values if value[0] in "\"'"}
-    if all(text is not None for text in plain.values()):
+    if all(text is not None for text in plain.values()):  # also: nothing quoted
         return [plain[value] if value in plain else _scalar(value) for value in values]
     quoted = [value for value in values if value[0] in "\"'"]
-    if not quoted:
-        return [_scalar(value) for value in values]
     import yaml
 
     from bmoca.formats import yamlload
