@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from functools import cache
 from importlib.machinery import SourceFileLoader, SourcelessFileLoader
 from pathlib import Path
 from typing import Any
@@ -26,3 +27,17 @@ def files(package: str) -> Any:
     from importlib import resources
 
     return resources.files(package)
+
+
+@cache
+def init_source(package: str) -> bytes:
+    """A package's `__init__.py` (where it keeps its version), found and read without
+    importing the package: what a cache entry made with the package depends on, asked at
+    a cold start that then has no need of the package itself. Empty when not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)  # the imported module's spec, if imported
+    try:
+        return Path(spec.origin).read_bytes() if spec is not None and spec.origin else b""
+    except OSError:
+        return b""

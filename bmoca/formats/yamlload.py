@@ -34,17 +34,22 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bmoca.formats import cachedir
+from bmoca.formats import cachedir, package_files
 
 
 def __getattr__(name: str) -> Any:
     """`FastSafeLoader`, defined when first asked for (it needs PyYAML)."""
     if name == "FastSafeLoader":
-        import yaml
-
-        value = globals()[name] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        value = globals()[name] = _fast_safe_loader()
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _fast_safe_loader() -> type:
+    """The safe loader with libyaml's parser where PyYAML has it, else the pure-Python one."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def defined_on_first_use(namespace: dict[str, Any], names: tuple[str, ...],
@@ -115,8 +120,7 @@ def _resolve(loader: type | str | None, default: str) -> type:
     if loader is None:
         import yaml
 
-        return getattr(yaml, "CSafeLoader", yaml.SafeLoader) if default == "FastSafeLoader" \
-            else getattr(yaml, default)
+        return _fast_safe_loader() if default == "FastSafeLoader" else getattr(yaml, default)
     if isinstance(loader, str):
         module, _, name = loader.partition(":")
         return getattr(importlib.import_module(module), name)
@@ -131,7 +135,7 @@ def _loader_key(loader: type | str | None) -> bytes:
     there), read without importing PyYAML or defining the loader."""
     digest = hashlib.sha256(f"yaml-marshal-2\0{sys.version_info[:2]}\0{marshal.version}\0"
                             .encode())
-    digest.update(_pyyaml_source())
+    digest.update(package_files.init_source("yaml"))
     if loader is None:
         digest.update(b"\0default")
         return digest.digest()
@@ -145,17 +149,3 @@ def _loader_key(loader: type | str | None) -> bytes:
     if source:
         digest.update(Path(source).read_bytes())
     return digest.digest()
-
-
-@cache
-def _pyyaml_source() -> bytes:
-    """PyYAML's `__init__.py` (it holds `__version__`), found without importing it."""
-    module = sys.modules.get("yaml")
-    origin = getattr(module, "__file__", None) if module is not None else None
-    if origin is None:
-        spec = importlib.util.find_spec("yaml")
-        origin = spec.origin if spec is not None else None
-    try:
-        return Path(origin).read_bytes() if origin else b"no yaml"
-    except OSError:
-        return b"no yaml"

@@ -91,24 +91,14 @@ def font_cmap(key: str) -> frozenset[int]:
     import marshal
     import os
 
-    from bmoca.formats import cachedir
+    from bmoca.formats import cachedir, package_files
 
     face = font_face(key)
     stat = os.stat(face.path)
     entry = f"{face.path}\0{face.index}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode()
+    name = entry + package_files.init_source("fontTools")  # its version, not imported
     return frozenset(marshal.loads(cachedir.cached_bytes(
-        "cmap", entry + _fonttools_init(), lambda: marshal.dumps(tuple(sorted(_read_cmap(face)))))))
-
-
-@cache
-def _fonttools_init() -> bytes:
-    """fontTools' `__init__.py`, which holds its version: importing the package to ask would
-    cost more than reading the cmap from the cache."""
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.find_spec("fontTools")
-    return Path(spec.origin).read_bytes() if spec is not None and spec.origin else b""
+        "cmap", name, lambda: marshal.dumps(tuple(sorted(_read_cmap(face)))))))
 
 
 def _read_cmap(face: FontFace) -> dict[int, str]:
