@@ -8,11 +8,11 @@ from typing import Any
 from bmoca import tasks
 from bmoca.agents import plugins
 from bmoca.agents.base import Agent
-from bmoca.agents.simple import ExpertAgent, NoopAgent, RandomAgent
+from bmoca.agents.simple import ExpertAgent, NoopAgent, RandomAgent, RowAgent
 
-__all__ = ["Agent", "ExpertAgent", "NoopAgent", "RandomAgent", "build", "NAMES"]
+__all__ = ["Agent", "ExpertAgent", "NoopAgent", "RandomAgent", "RowAgent", "build", "NAMES"]
 
-NAMES = ("expert", "random", "random:dual_gesture", "noop", "replay:CONFIG")
+NAMES = ("expert", "random", "random:dual_gesture", "noop", "replay:CONFIG", "row:NEAR_MISS")
 MODEL_NAMES = ("[llm|mllm|t3a|m3a/]openai:<model>", "anthropic:<model>", "gemini:<model>",
                "openai-compatible:<model>@<base_url>", "hf:<local model or adapter directory>")
 
@@ -54,6 +54,8 @@ def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None)
         from bmoca.agents.replay import ReplayAgent
 
         return ReplayAgent(task, option)
+    if kind == "row" and option:
+        return RowAgent(task, option)
     if (kind in ("expert", "noop") and not option) or kind == "random":
         if options:
             raise ValueError(f"agent {name!r} takes no options (got {', '.join(options)}); "
