@@ -19,6 +19,7 @@ MODEL_NAMES = ("[llm|mllm|t3a|m3a/]openai:<model>", "anthropic:<model>", "gemini
 
 def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None) -> Agent:
     """An agent for one task from its command-line name (`expert`, `random`, `noop`,
+    `row:NAME` for one of the task's near-miss rows (`bmoca.tasks.near_misses`),
     `bc:CHECKPOINT` for a policy trained by `bmoca train bc`, `ppo:`/`dqn:`/`iql:CHECKPOINT`
     after `bmoca train ppo|dqn|iql`, `hf:PATH` for a local Hugging Face model (one tuned
     with `bmoca train lora`), or a model agent such as `openai:gpt-4o`, `mllm/gemini:gemini-1.5-pro`; see docs/agents.md).
