@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from bmoca import configs
 from bmoca.cli.main import app
 from bmoca.device import connect
-from bmoca.device.provision import ProvisionError, reset
+from bmoca.device.provision import CannotReset, reset
 from bmoca.sim.adb import AdbEndpoint, register
 from bmoca.sim.device import SimDevice
 
@@ -96,10 +96,10 @@ class _NeverBack(SimDevice):
         return super().shell(cmd)
 
 
-def test_a_framework_that_never_comes_back_is_a_device_error():
+def test_a_framework_that_never_comes_back_stops_the_reset():
     phone = _NeverBack()
     now = [0.0]
-    with pytest.raises(ProvisionError, match="did not come back within 30 s"):
+    with pytest.raises(CannotReset, match="did not come back within 30 s"):
         reset(phone, configs.get(CONFIG), timeout_s=30, sleep=lambda s: now.__setitem__(
             0, now[0] + s), clock=lambda: now[0])
     assert now[0] >= 30

@@ -33,8 +33,9 @@ class ProvisionError(DeviceError):
 
 
 class CannotReset(ProvisionError):
-    """A used phone that cannot be put in a configuration's clean state (no root shell):
-    the run must not start on it, as every score would be taken from the wrong state."""
+    """A used phone that cannot be put in a configuration's clean state (no root shell, a
+    framework that does not come back): the run must not start on it, as every score
+    would be taken from the wrong state."""
 
 
 def _run(device: Device, cmd: str) -> str:
@@ -110,9 +111,8 @@ def reset(device: Device, config: DeviceConfig, *, timeout_s: float = RESTART_TI
     earlier is still alive, so opening it again logs no `Start proc` line and shows the
     page it was left on) and brings up the home screen at its first page.
 
-    Raises `CannotReset` when a step fails (a shell that is not root cannot set
-    `persist.sys.locale` or write `/data`), and `ProvisionError` when the framework does not
-    come back within `timeout_s`.
+    Raises `CannotReset` when a step fails (a shell that is not root cannot write `/data`
+    or set `persist.sys.locale`) or the framework does not come back within `timeout_s`.
     """
     from bmoca.sim.apps.clock import alarms_db
 
@@ -128,13 +128,15 @@ def reset(device: Device, config: DeviceConfig, *, timeout_s: float = RESTART_TI
     deadline = clock() + timeout_s
     while not _restarted(device, before):
         if clock() >= deadline:
-            raise ProvisionError(f"{device.serial}: the framework did not come back within "
-                                 f"{timeout_s:g} s of `setprop ctl.restart zygote`")
+            raise CannotReset(f"{device.serial}: the framework did not come back within "
+                              f"{timeout_s:g} s of `setprop ctl.restart zygote` (the launcher "
+                              "is not resumed); see `adb logcat`, or restart the emulator")
         sleep(RESTART_POLL_S)
 
 
 def _start_count(device: Device) -> int | None:
-    """system_server's starts since boot (Android 9+), None where the phone does not say."""
+    """system_server's starts since boot (SystemServer's SYSPROP_START_COUNT), None where
+    the phone does not say."""
     from bmoca.sim.system.props import START_COUNT_PROP
 
     out, code = device.shell(f"getprop {START_COUNT_PROP}")
