@@ -50,7 +50,7 @@ def connect(target: str = "sim", config: DeviceConfig | str | None = None,
     by `bmoca avd build`) is loaded from it. With `clean`, an emulator without that
     snapshot is put in the configuration's clean state instead (`provision.reset`: the
     configuration applied and the framework restarted, as B-MoCA's build does), since it
-    may have been used before; `CannotReset` when its shell is not root.
+    may have been used before; `CannotReset` when it cannot be (no root shell).
 
     `config` is a `DeviceConfig` or, as `bmoca.make` takes it, a configuration id
     (`"test_env_100"`, `"random_train_7"`); an unknown id raises KeyError naming the valid ones.
