@@ -225,6 +225,7 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
          as_json: bool, *, judge_claims: bool = False, efficiency: bool = False,
          factors: bool = False, executor: str = "process",
          ray_address: str | None = None) -> int:
+    from bmoca.device.provision import CannotReset
     from bmoca.eval import evaluate, metrics
     from bmoca.eval.runlock import RunLock, RunLocked
     from bmoca.eval.store import Store, StoreError
@@ -277,7 +278,7 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                     executor=executor, ray_address=ray_address)
             rows = [e for e in store.episodes(run_id) if e.agent == agent]
             eff = _efficiency_table(store, agent, run_id, rows) if efficiency else None
-        except StoreError as exc:
+        except (StoreError, CannotReset) as exc:
             progress.stop()
             error_line(exc)
             raise typer.Exit(2) from None
@@ -547,6 +548,7 @@ def validate(
     pass. Exits 1 and lists each problem with its last screen."""
     import time
 
+    from bmoca.device.provision import CannotReset
     from bmoca.eval.validate import validate as run_validation
 
     if write is not None and not near:
@@ -573,10 +575,15 @@ def validate(
     started = time.perf_counter()
     with _progress() as progress:
         bar = progress.add_task("validate", total=None, status="")
-        problems = run_validation(
-            task_list, chosen_configs, workers=workers, device=device, executor=executor,
-            ray_address=ray_address, on_start=lambda total: progress.update(bar, total=total),
-            on_episode=lambda outcome: progress.update(bar, advance=1))
+        try:
+            problems = run_validation(
+                task_list, chosen_configs, workers=workers, device=device, executor=executor,
+                ray_address=ray_address, on_start=lambda total: progress.update(bar, total=total),
+                on_episode=lambda outcome: progress.update(bar, advance=1))
+        except CannotReset as exc:
+            progress.stop()
+            error_line(exc)
+            raise typer.Exit(2) from None
     seconds = time.perf_counter() - started
     episodes = 2 * len(task_list) * len(chosen_configs)
     paths: list[str | None] = []

@@ -20,7 +20,7 @@ from bmoca.sim.system.audio import STREAMS, AudioState
 from bmoca.sim.system.clock import VirtualClock
 from bmoca.sim.system.intent import CATEGORY_HOME, Intent
 from bmoca.sim.system.logcat import LogBuffers
-from bmoca.sim.system.props import DEFAULT_PROPS, product_props
+from bmoca.sim.system.props import DEFAULT_PROPS, START_COUNT_PROP, product_props
 from bmoca.sim.system.settings import SettingsProvider, uri
 from bmoca.sim.system.vfs import VirtualFS
 
@@ -194,6 +194,10 @@ class SystemServer:
         except ValueError:
             state.locale = "en-US"
         state.boot_count += 1
+        # SystemServer's constructor counts its starts since the kernel booted (a runtime
+        # restart, `setprop ctl.restart zygote`, adds one; `sys.boot_completed` stays 1)
+        starts = state.props.get(START_COUNT_PROP, "0")
+        state.props[START_COUNT_PROP] = str(int(starts) + 1 if starts.isdigit() else 1)
         state.am = ActivityManagerState(next_pid=state.am.next_pid)
         state.brightness_dialog = False
         for package, app in self.apps.items():
