@@ -18,7 +18,7 @@ from bmoca.sim.system import radios
 from bmoca.sim.system.activity import ActivityManagerState, ActivityRecord, Task
 from bmoca.sim.system.audio import STREAMS, AudioState
 from bmoca.sim.system.clock import VirtualClock
-from bmoca.sim.system.intent import CATEGORY_HOME, Intent
+from bmoca.sim.system.intent import CATEGORY_HOME, FLAG_ACTIVITY_CLEAR_TASK, Intent
 from bmoca.sim.system.logcat import LogBuffers
 from bmoca.sim.system.props import DEFAULT_PROPS, START_COUNT_PROP, product_props
 from bmoca.sim.system.settings import SettingsProvider, uri
@@ -372,6 +372,10 @@ class ActivityManager:
                 task = Task(id=self.state.next_task_id, package=package, root_intent=intent)
                 self.state.next_task_id += 1
                 self.state.recents.append(task)
+            elif intent.flags & FLAG_ACTIVITY_CLEAR_TASK:
+                # NEW_TASK | CLEAR_TASK: the task's activities go, the new one is its root
+                task.records.clear()
+                task.root_intent = intent
         else:
             task = self.state.foreground
             if task is None or task is self.state.home:
