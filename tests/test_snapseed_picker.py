@@ -7,7 +7,7 @@ remembers per caller, and a picked file that does not decode."""
 from __future__ import annotations
 
 import pytest
-from conftest import logcat, nodes, tap_on
+from conftest import bounds, logcat, nodes, tap_on
 from lxml import etree
 from nearmiss.snapseed import S, open_snapseed
 
@@ -49,8 +49,7 @@ class Episode:
         return found[index]
 
     def click(self, index: int = 0, **attrs: str) -> None:
-        left, top, right, bottom = (int(v) for v in self.find(index, **attrs).get("bounds")
-                                    .replace("][", ",").strip("[]").split(","))
+        left, top, right, bottom = bounds(self.find(index, **attrs))
         self.step({"action_type": "click", "x": (left + right) // 2, "y": (top + bottom) // 2})
 
     def photo_tile(self) -> etree._Element:
