@@ -172,3 +172,26 @@ def slide_toward(id: str, toward: str, fraction: float = 1.0) -> Stage:
 
 
 STAGES["slide_toward"] = slide_toward
+
+
+def tap_each(ids: list[str], prefix: str = "") -> Stage:
+    """Tap elements in order, each the first on screen with its id (`prefix` + id): the
+    keys of a keypad, which never scroll, in one stage instead of one `tap_id` each."""
+    if isinstance(ids, str) or not ids:
+        raise ValueError("tap_each takes a non-empty list of ids")
+    wanted = [f"{prefix}{id}" for id in ids]
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        done = expert.scratch.get("tapped", 0)
+        if done >= len(wanted):
+            return None
+        node = screen.first(wanted[done])
+        if node is None or node.height <= 0:
+            raise ExpertStuck(f"stage {expert.stage}: no {wanted[done]} on screen")
+        expert.scratch["tapped"] = done + 1
+        return click(node)
+
+    return stage
+
+
+STAGES["tap_each"] = tap_each
