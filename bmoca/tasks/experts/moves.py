@@ -113,6 +113,21 @@ def leave(package: str) -> Stage:
     return stage
 
 
+def tap_class(cls: str, index: int = 0, long: bool = False) -> Stage:
+    """Tap (or long-press) the `index`-th element of this class that has no resource-id, in
+    the order of the dump: for views that carry no id, such as Quick Settings tiles (each an
+    id-less `android.widget.Switch` of System UI, in the panel's order in every language)."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        found = [n for n in screen.nodes if n.cls == cls and not n.id and n.height > 0]
+        if len(found) <= index:
+            raise ExpertStuck(f"stage {expert.stage}: {len(found)} id-less {cls} on screen, "
+                              f"no #{index}")
+        return expert.advance_after((long_press if long else click)(found[index]))
+
+    return stage
+
+
 STAGES = {"long_press_app": long_press_app, "open_from_drawer": open_from_drawer,
           "long_press_id": long_press_id, "press": press, "type_text": type_text,
-          "swipe": swipe, "claim": claim, "leave": leave}
+          "swipe": swipe, "claim": claim, "leave": leave, "tap_class": tap_class}
