@@ -119,6 +119,33 @@ def test_volume_tasks_need_the_volume_raised(task_id):
     assert task.is_successful(device, start).ok is True
 
 
+def test_a_second_0900_weekend_alarm_beside_the_image_one_left_off_does_not_turn_it_on(pool):
+    """Played as an agent plays it (the near-miss row cannot fit the step limit in the 700
+    dpi phone): a new 09:00 alarm on Saturday and Sunday, switched on, the image's one left
+    off, and the alarm volume raised. It matches the enabled-weekend-09:00 row the criterion
+    looks for, but no 09:00 alarm may be left off."""
+    from bmoca.tasks import experts
+
+    task_id = "clock/turn_on_alarm_at_9_am_in_clock_and_increase_alarm_volume_in_setting"
+    plan = [{"launch": C[:-4]}, {"clock_tab": "alarm"}, {"tap_id": {"id": C + "fab"}},
+            {"set_time": {"hour": 9, "minute": 0}}, {"tap_id": {"id": "android:id/button1"}},
+            {"set_days": ["sat", "sun"]}, {"launch": "com.android.settings"},
+            {"tap_id": {"id": "android:id/title", "index": 5}},
+            {"slide": {"id": "android:id/seekbar", "index": 3, "fraction": 1.0}},
+            {"claim": "complete"}]
+    env = bmoca.make(task_id, "test_env_100", device=pool, observation="xml", action="json")
+    observation, info = env.reset(seed=0)
+    player = experts.build(plan)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        observation, _reward, terminated, truncated, info = env.step(player.act(observation))
+    assert terminated and not truncated and info["success"] is False, info.get("detector")
+    enabled_weekend_0900, none_left_off, volume = info["detector"]
+    assert enabled_weekend_0900.endswith("rows: 1 row(s)")  # what passed before
+    assert none_left_off.endswith("none: 1 row(s)")  # the image's alarm, still off
+    assert volume.endswith("greater $reset: 7")
+
+
 def test_set_alarm_without_a_time_opens_a_new_alarms_picker_and_a_bad_time_sets_nothing():
     """AOSP HandleApiCalls.handleSetAlarm: no HOUR opens the picker; hour 24 is refused."""
     device = bmoca.device.connect("sim", config=bmoca.configs.get("test_env_100"))

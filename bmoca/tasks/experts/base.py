@@ -75,10 +75,15 @@ class Screen:
         return tuple((n.id, n.text, n.bounds) for n in self.nodes)
 
     def rtl(self) -> bool | None:
-        """Whether the layout is mirrored, judged from a list row's icon and title."""
+        """Whether the layout is mirrored, judged from a list row's icon and title, or else
+        from the pulled-down shade's status bar (its clock starts the bar, on the right in
+        a right-to-left layout; the system icons end it)."""
         icons, titles = self.all("android:id/icon"), self.all("android:id/title")
         if icons and titles:
             return icons[0].center[0] > titles[0].center[0]
+        clock, system = self.first(f"{SYSTEMUI}:id/clock"), self.first(f"{SYSTEMUI}:id/system_icons")
+        if clock is not None and system is not None:
+            return clock.center[0] > system.center[0]
         return None
 
 

@@ -69,13 +69,35 @@ def clock_tab(tab: str):
                                              for o in items)]
         if len(items) != len(TAB_ORDER):
             raise ExpertStuck(f"stage {expert.stage}: expected 4 tabs, found {len(items)}")
-        rtl = strip.bounds[0] > 0  # the overflow button sits at the strip's end
-        items.sort(key=lambda n: n.center[0], reverse=rtl)
+        items.sort(key=lambda n: n.center[0], reverse=_strip_rtl(strip))
         count = expert.scratch.get("taps", 0)
         if count >= 2:
             raise ExpertStuck(f"stage {expert.stage}: the {tab} page did not open")
         expert.scratch["taps"] = count + 1
         return click(items[TAB_ORDER.index(tab)])
+
+    return stage
+
+
+def _strip_rtl(strip: Node) -> bool:
+    """Whether the tab strip runs right to left: the overflow button sits at its end."""
+    return strip.bounds[0] > 0
+
+
+def clock_swipe(toward: str):
+    """Swipe the Clock's pager one page `toward` the "next" tab (Alarm, Clock, Timer,
+    Stopwatch) or the "previous" one, as a user flicks it: in a left-to-right layout the
+    finger moves left for the next page, in a right-to-left one right."""
+    if toward not in ("next", "previous"):
+        raise ValueError(f"unknown direction {toward!r}; directions are next, previous")
+
+    def stage(screen: Screen, expert: Expert):
+        strip = screen.first(_c("tabs"))
+        if strip is None:
+            raise ExpertStuck(f"stage {expert.stage}: no Clock tab strip on screen")
+        leftward = (toward == "next") != _strip_rtl(strip)
+        return expert.advance_after({"action_type": "swipe",
+                                     "direction": "left" if leftward else "right"})
 
     return stage
 
@@ -104,7 +126,7 @@ def _picker_step(screen: Screen, expert: Expert, hour: int, minute: int):
     if ok is None or cancel is None:
         items = [n for n in screen.all(_a("text1")) if n.cls == "android.widget.CheckedTextView"]
         if len(items) == 2:  # the AM/PM spinner's drop-down
-            expert.scratch["pm"] = hour >= 12
+            expert.memory["picker_pm"] = hour >= 12
             return click(items[1 if hour >= 12 else 0])
         raise ExpertStuck(f"stage {expert.stage}: no time picker on screen")
     rtl = ok.center[0] < cancel.center[0]
@@ -114,7 +136,10 @@ def _picker_step(screen: Screen, expert: Expert, hour: int, minute: int):
         landscape = header is not None and header.bounds[3] > dial.bounds[1]
         expert.memory["clock_keyboard"] = rtl or landscape
         pm_label = screen.first(_a("pm_label"))
-        expert.scratch["pm"] = pm_label.checked if pm_label is not None else None
+        # the half of the day the picker holds, kept for the episode (not the stage): a
+        # second set_time on the same picker (a slip corrected) still knows what the
+        # keyboard mode's spinner shows; every picker opens on its dial, which resets it
+        expert.memory["picker_pm"] = pm_label.checked if pm_label is not None else None
     keyboard = expert.memory.get("clock_keyboard", rtl)
     text_mode = screen.has(_a("input_hour"))
     if text_mode != keyboard:
@@ -139,7 +164,7 @@ def _keyboard_step(screen: Screen, expert: Expert, hour: int, minute: int):
             x, y = field.center
             return {"action_type": "input_text", "text": f"{want:02d}" if fid == "input_minute"
                     or not twelve else str(want), "x": x, "y": y}
-    if twelve and expert.scratch.get("pm") is not (hour >= 12):
+    if twelve and expert.memory.get("picker_pm") is not (hour >= 12):
         return click(screen.first(_a("am_pm_spinner")))
     return None
 
@@ -225,4 +250,5 @@ def _clear(node: Node, screen: Screen, fab: Node | None) -> bool:
     return fab is None or node.bounds[3] <= fab.bounds[1]
 
 
-STAGES = {"launch": launch, "clock_tab": clock_tab, "set_time": set_time, "set_days": set_days}
+STAGES = {"launch": launch, "clock_tab": clock_tab, "set_time": set_time, "set_days": set_days,
+          "clock_swipe": clock_swipe}

@@ -115,11 +115,6 @@ def leave(package: str) -> Stage:
     return stage
 
 
-STAGES = {"long_press_app": long_press_app, "open_from_drawer": open_from_drawer,
-          "long_press_id": long_press_id, "press": press, "type_text": type_text,
-          "swipe": swipe, "claim": claim, "leave": leave}
-
-
 def scroll(direction: str) -> Stage:
     """One scroll of the screen (`direction` is where the content moves: "down" moves the
     finger up from the centre, which on the home screen opens the app drawer); unlike
@@ -127,9 +122,6 @@ def scroll(direction: str) -> Stage:
     if direction not in DIRECTIONS:
         raise ValueError(f"unknown direction {direction!r}; directions are {', '.join(DIRECTIONS)}")
     return once({"action_type": "scroll", "direction": direction})
-
-
-STAGES["scroll"] = scroll
 
 
 def tap_within(within: str, cls: str, index: int = 0) -> Stage:
@@ -151,9 +143,6 @@ def tap_within(within: str, cls: str, index: int = 0) -> Stage:
     return stage
 
 
-STAGES["tap_within"] = tap_within
-
-
 def slide_toward(id: str, toward: str, fraction: float = 1.0) -> Stage:
     """Tap a slider `fraction` of the way toward the end next to the element `toward` (the
     button beside it that moves it the same way, e.g. A+ beside a text-size bar), so the
@@ -169,9 +158,6 @@ def slide_toward(id: str, toward: str, fraction: float = 1.0) -> Stage:
         return expert.advance_after(click_at(slider, fraction if right else 1.0 - fraction))
 
     return stage
-
-
-STAGES["slide_toward"] = slide_toward
 
 
 def tap_each(ids: list[str], prefix: str = "") -> Stage:
@@ -194,4 +180,23 @@ def tap_each(ids: list[str], prefix: str = "") -> Stage:
     return stage
 
 
-STAGES["tap_each"] = tap_each
+def tap_class(cls: str, index: int = 0, long: bool = False) -> Stage:
+    """Tap (or long-press) the `index`-th element of this class that has no resource-id, in
+    the order of the dump: for views that carry no id, such as Quick Settings tiles (each an
+    id-less `android.widget.Switch` of System UI, in the panel's order in every language)."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        found = [n for n in screen.nodes if n.cls == cls and not n.id and n.height > 0]
+        if len(found) <= index:
+            raise ExpertStuck(f"stage {expert.stage}: {len(found)} id-less {cls} on screen, "
+                              f"no #{index}")
+        return expert.advance_after((long_press if long else click)(found[index]))
+
+    return stage
+
+
+STAGES = {"long_press_app": long_press_app, "open_from_drawer": open_from_drawer,
+          "long_press_id": long_press_id, "press": press, "type_text": type_text,
+          "swipe": swipe, "scroll": scroll, "claim": claim, "leave": leave,
+          "tap_within": tap_within, "slide_toward": slide_toward, "tap_each": tap_each,
+          "tap_class": tap_class}
