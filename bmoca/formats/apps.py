@@ -93,6 +93,8 @@ def has_label(package: str, locale: str) -> bool:
     return canonical(locale) in _labels().get(package, {})
 
 
+@cache
 def labels_of(package: str) -> frozenset[str]:
-    """Every label `package` has in the supported locales (to find its icon in any language)."""
+    """Every label `package` has in the supported locales (to find its icon in any language);
+    kept, as experts and rows ask at every step."""
     return frozenset(label_in(package, locale) for locale in SUPPORTED)

@@ -193,6 +193,7 @@ class Expert:
 def open_app(package: str) -> Stage:
     """From anywhere, get the app to the foreground through the launcher (Settings through
     the shade's gear when the expert's route is "shade")."""
+    app_table.labels_of(package)  # an unknown app is the plan's error, not the episode's
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
         if screen.package == package:

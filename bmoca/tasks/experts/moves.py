@@ -9,6 +9,7 @@ icon by the app's label in any of the 15 locales.
 
 from __future__ import annotations
 
+from bmoca.formats import apps as app_table
 from bmoca.tasks.experts.base import (
     LAUNCHER,
     SCROLL_DOWN,
@@ -46,6 +47,7 @@ def once(action: Action) -> Stage:
 def long_press_app(package: str) -> Stage:
     """Long-press the app's launcher icon (on the home screen, or in the drawer where the
     home screen has none): the Pixel launcher shows the app's shortcuts, starts nothing."""
+    app_table.labels_of(package)  # an unknown app is the row's error at load
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
         action = toward_launcher_icon(package, screen, expert, long_press)
@@ -57,6 +59,7 @@ def long_press_app(package: str) -> Stage:
 def open_from_drawer(package: str) -> Stage:
     """Open the app from the app drawer (swipe up on the home screen, tap its icon), even
     where the home screen has its icon."""
+    app_table.labels_of(package)  # an unknown app is the row's error at load
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
         if screen.package == package:
