@@ -19,6 +19,7 @@ from bmoca.formats.phone_numbers import format_as_you_type, tel_uri_number
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.dialer import calls, lists
 from bmoca.sim.apps.dialer.incall import InCallActivity
+from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.system import calllog
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, spacer, text
 
@@ -37,6 +38,12 @@ SEARCH_ID = f"{PACKAGE}:id/search_view"
 
 def did(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
+
+
+def _paste_bubble() -> None:
+    """The digits field's long press (DigitsEditText is an EditText): the real one shows
+    the Paste bubble when the clipboard holds text; the simulator has no clipboard, so
+    nothing changes (and no digit is typed)."""
 
 
 class MainActivity(Activity):
@@ -158,7 +165,9 @@ class MainActivity(Activity):
         field = View(cls="android.widget.EditText", id=SEARCH_ID, text=self.query,
                      hint=ctx.t("dialer.search_contacts"), text_size=16, text_color=theme.text,
                      width=0, weight=1, height=48, clickable=True, focusable=True,
-                     on_text=on_text, on_click=start_search, ime_action="search",
+                     long_clickable=True, on_text=on_text, on_click=start_search,
+                     on_long_click=focus_field(ctx, SEARCH_ID, then=start_search),
+                     ime_action="search",
                      gravity="center_vertical")
         card = row(
             lead, field,
@@ -216,7 +225,8 @@ class MainActivity(Activity):
                               lambda: None, view_id=did("dialpad_overflow")),
             lists.number_text(ctx, shown, did("digits"), digits_size, theme.text,
                               cls="android.widget.EditText", width=0, weight=1, height=64,
-                              align="center", focusable=True, gravity="center_vertical"),
+                              align="center", focusable=True, gravity="center_vertical",
+                              long_clickable=True, on_long_click=_paste_bubble),
             View(cls="android.widget.ImageButton", id=did("deleteButton"),
                  desc=ctx.t("dialer.backspace"), icon="backspace", icon_color=theme.icon,
                  width=56, height=56, clickable=True, focusable=True, long_clickable=True,

@@ -11,6 +11,14 @@ picking a root, or a folder in a listing, shows that directory and logs, as the
 `userdebug` image's `DirectoryFragment.showDirectory` does,
 `D DirectoryFragment: Showing directory: <document uri>`; Recent logs nothing. BACK closes
 the drawer, then leaves a folder (showing its parent again), then finishes.
+
+A long press on a row selects it (SelectionHelper; the row is `selected` and its icon
+becomes `icon_check`) and starts the action mode over the toolbar (`action_mode_bar`:
+Done, "1 selected", Share, Delete). Taps then select and unselect rows instead of opening
+them; Done, BACK or unselecting the last row clears the selection. Delete (shown when
+every selected document can be deleted: not the media buckets) asks first, as
+DialogController.confirmDelete does, and deletes the files and folders from the storage.
+Share is drawn but not simulated (it opens the system chooser).
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.contacts.ui import icon_button
 from bmoca.sim.apps.files import roots
 from bmoca.sim.apps.files.roots import Document, Root
+from bmoca.sim.apps.longpress import Action, action_bar, toggled
+from bmoca.sim.apps.settings.app import dialog_card
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, Color, View, column, frame, icon, row, scroller, text
 
@@ -101,6 +111,9 @@ class FilesActivity(Activity):
         self.stack: list[Document] = []
         """Folders opened below the root, innermost last."""
         self.drawer = False
+        self.selected: tuple[str, ...] = ()
+        """The URIs of the selected rows (the action mode lasts while any is)."""
+        self.confirm_delete = False
 
     @property
     def root(self) -> Root:
@@ -117,6 +130,7 @@ class FilesActivity(Activity):
         self.root_key = root.key
         self.stack = []
         self.drawer = False
+        self.selected = ()
         self._show(ctx)
 
     def open_document(self, ctx: Context, document: Document) -> None:
@@ -127,6 +141,12 @@ class FilesActivity(Activity):
     def on_back(self, ctx: Context) -> bool:
         if self.drawer:
             self.drawer = False
+            return True
+        if self.confirm_delete:
+            self.confirm_delete = False
+            return True
+        if self.selected:
+            self.selected = ()
             return True
         if self.stack:
             self.stack.pop()
@@ -152,7 +172,9 @@ class FilesActivity(Activity):
         c = colors(ctx)
         t = ctx.t
         title = self.stack[-1].name if self.stack else root_title(ctx, self.root)
-        toolbar = row(
+        documents = self._documents(ctx)
+        selecting = any(d.uri in self.selected for d in documents)
+        toolbar = self._action_mode(ctx, c, documents) if selecting else row(
             icon_button(ctx, "menu", t("files.hide_roots" if self.drawer else "files.show_roots"),
                         self._toggle_drawer, c.text),
             text(title, text_size=20, font_weight=500, text_color=c.text, width=0, weight=1,
@@ -162,7 +184,7 @@ class FilesActivity(Activity):
             icon_button(ctx, "more_vert", t("files.more_options"), None, c.text),
             cls="android.view.ViewGroup", id=fid("toolbar"), width=MATCH, height=56,
             bg=c.background, elevation=2, gravity="center_vertical", padding=(4, 0, 4, 0))
-        directory = frame(self._listing(ctx, c), cls="android.widget.FrameLayout",
+        directory = frame(self._listing(ctx, c, documents), cls="android.widget.FrameLayout",
                           id=fid("container_directory"), width=MATCH, height=0, weight=1,
                           bg=c.background)
         screen = column(toolbar, directory, width=MATCH, height=MATCH, bg=c.background)
@@ -173,9 +195,70 @@ class FilesActivity(Activity):
     def _toggle_drawer(self) -> None:
         self.drawer = not self.drawer
 
-    def _listing(self, ctx: Context, c: Colors) -> View:
-        documents = roots.listing(ctx.system.state.vfs, self.root,
-                                  self.stack[-1] if self.stack else None)
+    def _documents(self, ctx: Context) -> list[Document]:
+        return roots.listing(ctx.system.state.vfs, self.root,
+                             self.stack[-1] if self.stack else None)
+
+    def _deletable(self, document: Document) -> bool:
+        """FLAG_SUPPORTS_DELETE: files and storage folders; not MediaProvider's buckets."""
+        return bool(document.path) and not (document.is_folder and self.root in (
+            roots.IMAGES, roots.VIDEOS))
+
+    def _action_mode(self, ctx: Context, c: Colors, documents: list[Document]) -> View:
+        t = ctx.t
+        chosen = [d for d in documents if d.uri in self.selected]
+
+        def done() -> None:
+            self.selected = ()
+
+        def ask_delete() -> None:
+            self.confirm_delete = True
+
+        actions = [Action("share", t("files.share"), fid("action_menu_share"), None)]
+        if all(self._deletable(d) for d in chosen):
+            actions.append(Action("delete", t("files.delete"), fid("action_menu_delete"),
+                                  ask_delete))
+        actions.append(Action("more_vert", t("files.more_options"), "", None,
+                              "android.widget.ImageView"))
+        return action_bar(
+            ctx, bar_id=fid("action_mode_bar"), close_id=fid("action_mode_close_button"),
+            close_desc=t("files.done"), on_close=done,
+            title=t("files.selected", count=native_digits(ctx.locale, str(len(chosen)))),
+            title_id=fid("action_bar_title"), actions=actions, bg=c.background, fg=c.text)
+
+    def dialog(self, ctx: Context) -> View | None:
+        """DialogController.confirmDelete: the message alone, then Cancel and OK."""
+        if not (self.confirm_delete and self.selected):
+            return None
+        t = ctx.t
+        chosen = [d for d in self._documents(ctx) if d.uri in self.selected]
+        if len(chosen) == 1:
+            key = "files.delete_folder" if chosen[0].is_folder else "files.delete_file"
+            message = t(key, name=chosen[0].name)
+        else:
+            message = t("files.delete_items", count=native_digits(ctx.locale, str(len(chosen))))
+
+        def cancel() -> None:
+            self.confirm_delete = False
+
+        def delete() -> None:
+            vfs = ctx.system.state.vfs
+            for document in chosen:
+                if self._deletable(document) and vfs.exists(document.path):
+                    vfs.remove(document.path, recursive=document.is_folder)
+            self.confirm_delete, self.selected = False, ()
+
+        return dialog_card(ctx, "", message, [("button2", t("files.cancel"), cancel),
+                                              ("button1", t("files.ok"), delete)])
+
+    def _tap(self, ctx: Context, document: Document) -> None:
+        """A tap opens the document, or while some are selected selects or unselects it."""
+        if self.selected:
+            self.selected = toggled(self.selected, document.uri)
+        else:
+            self.open_document(ctx, document)
+
+    def _listing(self, ctx: Context, c: Colors, documents: list[Document]) -> View:
         if not documents:
             return column(
                 icon("folder_open", 96, icon_color=c.divider, gravity="center",
@@ -194,9 +277,12 @@ class FilesActivity(Activity):
                 document.mime.split("/")[0], "draft")
         details = ctx.t("files.open_folder") if document.is_folder else \
             native_digits(ctx.locale, roots.human_size(document.size))
+        checked = document.uri in self.selected
         return row(
-            icon(glyph, 24, icon_color=c.secondary, cls="android.widget.ImageView",
-                 id=fid("icon_mime"), gravity="center_vertical", margin=(16, 0, 0, 0)),
+            icon("check_circle" if checked else glyph, 24,
+                 icon_color=c.accent if checked else c.secondary, icon_filled=checked,
+                 cls="android.widget.ImageView", id=fid("icon_check" if checked else "icon_mime"),
+                 gravity="center_vertical", margin=(16, 0, 0, 0)),
             column(
                 text(document.name, id="android:id/title", text_size=16, text_color=c.text,
                      max_lines=1),
@@ -205,7 +291,9 @@ class FilesActivity(Activity):
                 width=0, weight=1, margin=(32, 0, 16, 0), gravity="center_vertical"),
             cls="android.widget.LinearLayout", id=fid("item_root"), width=MATCH, height=72,
             clickable=True, focusable=True, long_clickable=True, gravity="center_vertical",
-            on_click=lambda: self.open_document(ctx, document))
+            selected=checked, bg=c.selected if checked else None,
+            on_click=lambda: self._tap(ctx, document),
+            on_long_click=lambda: setattr(self, "selected", toggled(self.selected, document.uri)))
 
     def _drawer(self, ctx: Context, c: Colors) -> View:
         width_dp = ctx.system.screen_dp()[0]

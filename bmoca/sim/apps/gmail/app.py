@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
 
@@ -117,7 +118,9 @@ class MailActivity(Activity):
             View(cls="android.widget.EditText", id=gid("search_actionbar_query_text"),
                  text=self.query, hint=t("gmail.search_in_mail"), text_size=16,
                  text_color=c.text, width=0, weight=1, height=48, clickable=True,
-                 focusable=True, on_text=on_text, ime_action="search",
+                 focusable=True, long_clickable=True, on_text=on_text,
+                 on_long_click=focus_field(ctx, gid("search_actionbar_query_text")),
+                 ime_action="search",
                  gravity="center_vertical", padding=(8, 0, 8, 0)),
             width=MATCH, height=56, bg=c.background, gravity="center_vertical")
 
