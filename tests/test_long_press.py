@@ -218,3 +218,57 @@ def test_a_long_press_on_a_text_field_focuses_it_for_typing(app, field, opener):
     assert nodes(phone.xml, resource_id=field)[0].get("focused") == "true"
     phone.act(action_type="input_text", text="hello")
     assert nodes(phone.xml, resource_id=field)[0].get("text").endswith("hello")
+
+
+def test_gmail_and_photos_select_on_a_long_press():
+    phone = Phone("Gmail")
+    gm = "com.google.android.gm"
+    phone.long_press(resource_id=f"{gm}:id/viewified_conversation_item_view")
+    assert nodes(phone.xml, resource_id=f"{gm}:id/action_bar_title")[0].get("text") == "1"
+    assert phone.has(resource_id=f"{gm}:id/archive")
+    phone.click(1, resource_id=f"{gm}:id/viewified_conversation_item_view")
+    assert nodes(phone.xml, resource_id=f"{gm}:id/action_bar_title")[0].get("text") == "2"
+    phone.act(action_type="navigate_back")
+    assert phone.has(resource_id=f"{gm}:id/open_search")
+    assert "MailActivityGmail" in phone.top
+
+    phone = Phone("Photos")
+    photos = "com.google.android.apps.photos"
+    phone.long_press(resource_id=f"{photos}:id/photo_grid_item")
+    assert [n.get("selected") for n in nodes(phone.xml, resource_id=f"{photos}:id/photo_grid_item")
+            ].count("true") == 1
+    phone.click(resource_id=f"{photos}:id/photo_grid_item")  # the last one unselected: done
+    assert all(n.get("selected") == "false"
+               for n in nodes(phone.xml, resource_id=f"{photos}:id/photo_grid_item"))
+
+
+def test_a_long_press_on_the_timers_delete_key_clears_it():
+    phone = Phone("Clock")
+    deskclock = "com.google.android.deskclock"
+    phone.click(content_desc="Timer")
+    for digit in "125":
+        phone.click(resource_id=f"{deskclock}:id/timer_setup_digit_{digit}")
+    assert nodes(phone.xml, resource_id=f"{deskclock}:id/timer_setup_time")[0].get("text") != "00h 00m 00s"
+    phone.long_press(resource_id=f"{deskclock}:id/timer_setup_delete")
+    assert nodes(phone.xml, resource_id=f"{deskclock}:id/timer_setup_time")[0].get("text") == "00h 00m 00s"
+
+
+def test_a_call_log_rows_context_menu():
+    from bmoca.sim.system import calllog
+
+    phone = Phone("Phone")
+    dialer = "com.android.dialer"
+    now = phone.env.device.system.state.clock.now_ms
+    calllog.add_call(phone.vfs, "2125550147", now - 60_000, 30, calllog.OUTGOING_TYPE)
+    calllog.add_call(phone.vfs, "3125550111", now - 30_000, 30, calllog.INCOMING_TYPE)
+    phone.click(resource_id=f"{dialer}:id/call_log_tab")
+    phone.long_press(resource_id=f"{dialer}:id/primary_action_view")
+    titles = [n.get("text") for n in nodes(phone.xml, resource_id="android:id/title")]
+    assert titles == ["Copy number", "Edit number before call", "Block number", "Delete"]
+    assert "InCallActivity" not in phone.top  # the long press placed no call
+    phone.click(text="Delete")
+    assert [c.number for c in calllog.calls(phone.vfs)] == ["2125550147"]
+    phone.long_press(resource_id=f"{dialer}:id/primary_action_view")
+    phone.click(text="Edit number before call")
+    digits = nodes(phone.xml, resource_id=f"{dialer}:id/digits")[0].get("text")
+    assert "".join(c for c in digits if c.isdigit()) == "2125550147"

@@ -155,7 +155,7 @@ class ChromeTabbedActivity(Activity):
 
         return column(
             item("close_tab", "close", ctx.t("chrome.close_current_tab")),
-            View(cls="", width=MATCH, height=1, bg=c.secondary, alpha=0.3, margin=(0, 4, 0, 4)),
+            View(cls="", width=MATCH, height=1, bg=c.field, margin=(0, 4, 0, 4)),
             item("new_tab", "add_box", ctx.t("chrome.new_tab")),
             item("new_incognito_tab", "visibility_off", ctx.t("chrome.new_incognito_tab")),
             cls="android.widget.ListView", id=chid("menu_list"), width=TAB_MENU_WIDTH_DP,

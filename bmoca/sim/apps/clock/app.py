@@ -443,6 +443,10 @@ class DeskClock(Activity):
         def delete() -> None:
             data.timer_digits = data.timer_digits[:-1]
 
+        def reset() -> None:
+            """TimerSetupView.onLongClick: a long press on delete clears every digit."""
+            data.timer_digits = ""
+
         def key(n: int | None) -> View:
             if n is None:
                 return spacer(weight=1)
@@ -462,8 +466,8 @@ class DeskClock(Activity):
                      gravity="center_vertical"),
                 View(cls="android.widget.ImageButton", id=cid("timer_setup_delete"),
                      desc=t("clock.delete"), icon="backspace", icon_color=COLORS["muted"],
-                     width=48, height=48, clickable=True, focusable=True, on_click=delete,
-                     gravity="center_vertical"),
+                     width=48, height=48, clickable=True, focusable=True, long_clickable=True,
+                     on_click=delete, on_long_click=reset, gravity="center_vertical"),
                 height=WRAP, padding=(8, 24, 8, 16), mirror=False),
             pad, cls="android.widget.LinearLayout", width=MATCH, height=MATCH)
 

@@ -56,6 +56,8 @@ class MainActivity(Activity):
         """The dial string as typed (digits, *, #, +); shown formatted."""
         self.searching = False
         self.query = ""
+        self.call_menu: tuple[int, str] | None = None
+        """The call log row (call id, number) whose context menu is open."""
 
     def on_create(self, ctx: Context) -> None:
         ctx.log("I", "Dialer", "MainActivity.onCreate - enter")
@@ -68,6 +70,9 @@ class MainActivity(Activity):
             ctx.log("I", "Dialer", "DialpadFragment.onCreateView - enter")
 
     def on_back(self, ctx: Context) -> bool:
+        if self.call_menu is not None:
+            self.call_menu = None
+            return True
         if self.dialpad_open:
             self.dialpad_open = False
             return True
@@ -125,7 +130,7 @@ class MainActivity(Activity):
         if self.searching:
             content = lists.search_results(ctx, self.query)
         else:
-            content = lists.tab_content(ctx, data.last_tab)
+            content = lists.tab_content(ctx, data.last_tab, self._open_call_menu)
         main = column(
             self._toolbar(ctx),
             frame(content, cls="android.widget.FrameLayout", id=did("fragment_container"),
@@ -141,6 +146,46 @@ class MainActivity(Activity):
             on_click=lambda: self.open_dialpad(ctx))
         return frame(main, fab, cls="android.widget.FrameLayout", id=did("main_layout"),
                      width=MATCH, height=MATCH, bg=theme.background)
+
+    def _open_call_menu(self, entry: calllog.CallEntry) -> None:
+        self.call_menu = (entry.id, entry.number)
+
+    def dialog(self, ctx: Context) -> View | None:
+        """A call log row's context menu (CallLogListItemViewHolder.onCreateContextMenu): the
+        number as its title, then Copy number, Edit number before call, Block number and
+        Delete. Edit number before call opens the dialpad with the number (ACTION_DIAL);
+        Delete removes the call from the log; Copy number and Block number close the menu
+        (the simulator has no clipboard and no blocked-numbers provider)."""
+        if self.call_menu is None:
+            return None
+        call_id, number = self.call_menu
+        theme = ctx.theme
+
+        def choose(key: str):
+            def handler() -> None:
+                self.call_menu = None
+                if key == "edit_before_call":  # ACTION_DIAL comes back to this singleTask
+                    # activity (onNewIntent): the dialpad opens here with the number
+                    self.digits = "".join(c for c in number if c.isdigit() or c in "*#+")
+                    self.open_dialpad(ctx)
+                elif key == "delete":
+                    calllog.delete_calls(ctx.system.state.vfs, (call_id,))
+            return handler
+
+        items = [text(ctx.t(f"dialer.menu.{key}"), id="android:id/title", text_size=16,
+                      text_color=theme.text, width=MATCH, height=48, padding=(24, 0, 24, 0),
+                      gravity="center_vertical", clickable=True, focusable=True,
+                      cls="android.widget.TextView", on_click=choose(key))
+                 for key in ("copy_number", "edit_before_call", "block_number", "delete")]
+        return column(
+            lists.number_text(ctx, calls.display_number(number), "android:id/alertTitle", 20,
+                              theme.text, align="start", padding=(24, 20, 24, 12),
+                              font_weight=500),
+            column(*items, cls="android.widget.ListView", id="android:id/select_dialog_listview",
+                   width=MATCH, height=WRAP, padding=(0, 0, 0, 8)),
+            cls="android.widget.FrameLayout", id="android:id/parentPanel", width=MATCH,
+            height=WRAP, margin=(40, 0, 40, 0), bg=(255, 255, 255) if not theme.dark
+            else (48, 49, 52), corner=8, elevation=24)
 
     def _toolbar(self, ctx: Context) -> View:
         theme = ctx.theme
