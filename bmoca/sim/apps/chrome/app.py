@@ -24,7 +24,7 @@ from bmoca.sim.apps.chrome.pages import PACKAGE, chid, colors, navigate
 from bmoca.sim.apps.chrome.web import NTP, ChromeData, resolve
 from bmoca.sim.apps.contacts.ui import icon_button
 from bmoca.sim.system.intent import Intent
-from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, text
+from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, row, scroller, text
 
 MAIN = "com.google.android.apps.chrome.Main"
 TABBED = "org.chromium.chrome.browser.ChromeTabbedActivity"
@@ -127,13 +127,14 @@ class ChromeTabbedActivity(Activity):
     def _open_tab_menu(self) -> None:
         self.tab_menu = True
 
-    def _tab_menu(self, ctx: Context, c: pages.Colors) -> View:
+    def _tab_menu(self, ctx: Context) -> View:
         """The tab switcher action menu: a popup over the tab switcher button (its end edge
         at the button's, overlapping it): Close tab, a divider, New tab, New incognito tab.
         Close tab closes the current tab; New tab opens a new-tab page in the normal tabs
         and New incognito tab one in the incognito tabs, as ChromeTabbedActivity does for
         `close_tab`, `new_tab_menu_id` and `new_incognito_tab_menu_id`."""
         data: ChromeData = ctx.data
+        c = colors(ctx, data.in_incognito)
 
         def choose(key: str):
             def handler() -> None:
@@ -145,7 +146,8 @@ class ChromeTabbedActivity(Activity):
             return handler
 
         def item(key: str, glyph: str, label: str) -> View:
-            return row(icon(glyph, 24, icon_color=c.icon, id=chid("menu_item_icon"),
+            return row(View(cls="android.widget.ImageView", id=chid("menu_item_icon"),
+                            icon=glyph, icon_color=c.icon, width=24, height=24,
                             gravity="center_vertical"),
                        text(label, id=chid("menu_item_text"), text_size=16, text_color=c.text,
                             gravity="center_vertical", margin=(16, 0, 0, 0)),
@@ -177,12 +179,12 @@ class ChromeTabbedActivity(Activity):
                       width=MATCH, height=MATCH, bg=c.page)
 
     def dialog(self, ctx: Context) -> View | None:
-        data: ChromeData = ctx.data
-        c = colors(ctx, data.in_incognito)
         if self.tab_menu and not self.switcher:
-            return self._tab_menu(ctx, c)
+            return self._tab_menu(ctx)
         if not self.menu or self.switcher:
             return None
+        data: ChromeData = ctx.data
+        c = colors(ctx, data.in_incognito)
         on_page = data.tab().url != NTP
         rows = [self._menu_row(ctx, c, key) for key in MENU_ITEMS
                 if on_page or key not in PAGE_ONLY]
