@@ -109,7 +109,8 @@ class Phone:
 
 def test_a_long_press_on_a_contact_selects_it_instead_of_opening_it():
     phone = Phone("Contacts")
-    names = [n.get("text") for n in nodes(phone.xml, resource_id=f"{CONTACTS}:id/cliv_name_textview")]
+    names = [n.get("text")
+             for n in nodes(phone.xml, resource_id=f"{CONTACTS}:id/cliv_name_textview")]
     phone.long_press(text=names[0])
     assert "QuickContactActivity" not in phone.top
     assert nodes(phone.xml, resource_id=f"{CONTACTS}:id/selection_count_text")[0].get("text") == "1"
@@ -248,9 +249,10 @@ def test_a_long_press_on_the_timers_delete_key_clears_it():
     phone.click(content_desc="Timer")
     for digit in "125":
         phone.click(resource_id=f"{deskclock}:id/timer_setup_digit_{digit}")
-    assert nodes(phone.xml, resource_id=f"{deskclock}:id/timer_setup_time")[0].get("text") != "00h 00m 00s"
+    shown = f"{deskclock}:id/timer_setup_time"
+    assert nodes(phone.xml, resource_id=shown)[0].get("text") != "00h 00m 00s"
     phone.long_press(resource_id=f"{deskclock}:id/timer_setup_delete")
-    assert nodes(phone.xml, resource_id=f"{deskclock}:id/timer_setup_time")[0].get("text") == "00h 00m 00s"
+    assert nodes(phone.xml, resource_id=shown)[0].get("text") == "00h 00m 00s"
 
 
 def test_a_call_log_rows_context_menu():

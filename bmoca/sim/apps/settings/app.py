@@ -330,7 +330,8 @@ def dialog_card(ctx: Context, title: str, message: str, buttons: list[tuple[str,
              width=MATCH, max_lines=2) if title else None,
         text(message, id="android:id/message", text_size=16,
              text_color=theme.text_secondary if title else theme.text,
-             width=MATCH, max_lines=8, margin=(0, 16 if title else 0, 0, 0)) if message else None,
+             width=MATCH, max_lines=8, margin=(0, 16 if title else 0, 0, 0))
+        if message else None,
         row(spacer(weight=1), *[
             View(cls="android.widget.Button", id=f"android:id/{bid}", text=label.upper(),
                  text_size=14, font_weight=500, text_color=theme.accent, width=WRAP, height=48,
