@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from agent_steps import Episode
 from conftest import bounds, launch, logcat, nodes, run_attempts
 from nearmiss.phone import KEY_IDS, MAIN, D, dial, find, tap
 
@@ -343,7 +344,9 @@ def test_call_911_needs_911_not_another_emergency_number_or_a_contact(config):
 
 
 @pytest.mark.parametrize("config", ["test_env_100", "test_env_109"])
-def test_the_call_button_task_needs_the_number_on_the_dialpad(config):
+def test_the_call_button_task_passes_any_placed_call(config):
+    """The reference's criterion: Telecom's `EventRecord added as Call` line, which every
+    placed call logs; an emptied dialpad's button only fills in the last number."""
     def extra_digit(device):
         _open_phone(device)
         tap(device, "three")
@@ -357,9 +360,81 @@ def test_the_call_button_task_needs_the_number_on_the_dialpad(config):
         _open_phone(device)
         device.shell("input keyevent KEYCODE_ENTER")
 
+    def emptied(device):
+        _open_phone(device)
+        device.shell("input keyevent " + " ".join(["KEYCODE_DEL"] * 14))
+        tap(device, "dialpad_floating_action_button")
+
     task = "phone/press_the_call_button_in_dial"
-    run_attempts(task, [_favourite, extra_digit], expect=False, config=config)
-    run_attempts(task, [button, enter_key], expect=True, config=config)
+    run_attempts(task, [emptied], expect=False, config=config)
+    run_attempts(task, [button, enter_key, extra_digit, _favourite], expect=True, config=config)
+
+
+PRESS = "phone/press_the_call_button_in_dial"
+END = "phone/turn_off_the_call_in_process"
+
+
+def test_pressing_the_call_button_passes_through_env_steps():
+    """Played as an agent: Phone opens on the dialpad the set-up left a number on; the call
+    button places the call and Telecom logs its event record, as real Telecom does."""
+    ep = Episode(PRESS)
+    ep.open_app("Phone")
+    assert ep.find(resource_id=D + "digits").get("text") == "(415) 555-0132"
+    assert not ep.success
+    ep.click(resource_id=D + "dialpad_floating_action_button")
+    assert ep.success and ep.has(resource_id=D + "incall_end_call")
+    line = [x for x in logcat(ep.env.device, "Telecom:I").splitlines() if "LogUtils" in x]
+    assert len(line) == 1 and line[0].split(" I Telecom : ")[1].startswith(
+        "LogUtils: EventRecord added as Call: [TC@1, NEW, null, tel:(***) ***-****, A, "
+        "childs(0), has_parent(false), [Capabilities:], [Properties:]]: TSI.pC@")
+
+    ep = Episode(PRESS)  # an edited number is a placed call too
+    ep.open_app("Phone")
+    ep.click(resource_id=D + "nine")
+    ep.click(resource_id=D + "dialpad_floating_action_button")
+    assert ep.success
+
+    ep = Episode(PRESS)  # the number deleted: the button only fills in the last number
+    ep.open_app("Phone")
+    for _ in range(10):
+        ep.click(resource_id=D + "deleteButton")
+    assert ep.find(resource_id=D + "digits").get("text") == ""
+    ep.click(resource_id=D + "dialpad_floating_action_button")
+    assert not ep.success and not ep.has(resource_id=D + "incall_end_call")
+
+
+def test_ending_the_call_passes_and_another_call_only_holds_it():
+    """Telecom logs `InCallController: onCallRemoved` when a call goes; Mute, HOME or a
+    second call (which holds the first) leave it; ending a call removes it."""
+    ep = Episode(END)
+    ep.open_app("Phone")
+    assert ep.has(resource_id=D + "contactgrid_contact_name", text="(415) 555-0132")
+    ep.click(resource_id=D + "incall_first_button")  # Mute
+    ep.step({"action_type": "navigate_home"})
+    assert not ep.success
+    ep.open_app("Phone")
+    ep.click(resource_id=D + "incall_end_call")
+    assert ep.success and not ep.has(resource_id=D + "incall_end_call")
+    removed = [x for x in logcat(ep.env.device, "Telecom:I").splitlines() if "onCallRemoved" in x]
+    assert len(removed) == 1 and removed[0].split(" I Telecom : ")[1].startswith(
+        "InCallController: onCallRemoved: [TC@1, DISCONNECTED, com.android.phone/com.android."
+        "services.telephony.TelephonyConnectionService, tel:**********, A, childs(0), "
+        "has_parent(false), [Capabilities: CAPABILITY_SUPPORT_HOLD CAPABILITY_MUTE], "
+        "[Properties:]]: CSW.rC@")
+
+    ep = Episode(END)
+    ep.open_app("Phone")
+    ep.click(resource_id=D + "incall_fourth_button")  # Add call: the dialpad opens
+    for key in ("one", "two", "three"):
+        ep.click(resource_id=D + key)
+    ep.click(resource_id=D + "dialpad_floating_action_button")
+    assert ep.has(resource_id=D + "contactgrid_contact_name", text="123")
+    assert "TC@1: SET_HOLD, on-hold set explicitly" in logcat(ep.env.device, "Telecom:I")
+    assert not ep.success
+    ep.click(resource_id=D + "incall_end_call")  # the second call goes: a call removed
+    assert ep.success
+    assert ep.has(resource_id=D + "contactgrid_contact_name", text="(415) 555-0132")
+    assert ep.has(resource_id=D + "contactgrid_status_text", text="On hold")
 
 
 def test_typing_reaches_the_open_dialpad_only():

@@ -5,6 +5,7 @@ and the app screens the tasks reach (their near misses and right paths: tests/ne
 from __future__ import annotations
 
 import pytest
+from agent_steps import Episode
 from conftest import bounds, logcat, nodes, tap_on
 from nearmiss.common import launch
 from nearmiss.launches import (
@@ -47,9 +48,29 @@ def test_youtube_home_search_and_settings(device):
     tap_on(device, resource_id=Y + "mobile_topbar_avatar")
     tap_on(device, resource_id=Y + "account_item_settings")
     tap_on(device, resource_id="android:id/title", index=1)
-    assert ("cmp=com.google.android.youtube/com.google.android.apps.youtube.mdx.smartpairing."
-            "PairWithTvActivity") in logcat(device, "ActivityTaskManager:I")
+    assert ("cmp=com.google.android.youtube/com.google.android.libraries.youtube.mdx."
+            "smartpairing.PairWithTvActivity") in logcat(device, "ActivityTaskManager:I")
     assert nodes(device.dump_hierarchy(), resource_id=Y + "pairing_code")
+
+
+def test_the_smart_pairing_task_takes_youtubes_real_class_as_the_reference_does():
+    """The reference's expression names the class in full
+    (`com.google.android.libraries.youtube.mdx.smartpairing.PairWithTvActivity`); Settings
+    alone does not pass, "Link with TV code" does, and the START line names that class."""
+    ep = Episode("youtube/go_to_smart_pairing_page_in_youtube")
+    assert ep.env.task.success.regex == (
+        "^(.*?)START(.*?)com.google.android.libraries.youtube.mdx.smartpairing.PairWithTvActivity")
+    ep.open_app("YouTube")
+    ep.click(resource_id=Y + "mobile_topbar_avatar")
+    ep.click(resource_id=Y + "account_item_settings")
+    assert not ep.success
+    ep.click(resource_id="android:id/title", index=1)  # Link with TV code
+    assert ep.success and ep.has(resource_id=Y + "pairing_code")
+    start = [line for line in logcat(ep.env.device, "ActivityTaskManager:I").splitlines()
+             if "PairWithTvActivity" in line and "START u0" in line]
+    assert len(start) == 1 and start[0].endswith(
+        "I ActivityTaskManager: START u0 {cmp=com.google.android.youtube/com.google.android."
+        "libraries.youtube.mdx.smartpairing.PairWithTvActivity} from uid 10117")
 
 
 @pytest.mark.parametrize(("locale", "dark", "search_here", "link"), [

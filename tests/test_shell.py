@@ -413,6 +413,16 @@ def test_props_and_restart(device):
     assert device.system.locale == "fr-CA"
 
 
+def test_a_framework_restart_counts_system_server_starts(device):
+    """sys.boot_completed stays 1 through a runtime restart; the start count tells it."""
+    count = lambda: sh(device, "getprop sys.system_server.start_count")  # noqa: E731
+    first = int(count())
+    sh(device, "setprop ctl.restart zygote")
+    assert (count(), sh(device, "getprop sys.boot_completed")) == (f"{first + 1}\n", "1\n")
+    sh(device, "reboot")
+    assert count() == "1\n"
+
+
 def test_reboot_clears_the_log(device):
     sh(device, "settings put system screen_brightness 33")
     sh(device, "reboot")

@@ -7,6 +7,7 @@ paths: tests/nearmiss/wikipedia.py)."""
 from __future__ import annotations
 
 import pytest
+from agent_steps import Episode
 from conftest import bounds, nodes, tap_on
 from lxml import etree
 from nearmiss.wikipedia import (
@@ -159,3 +160,51 @@ def test_the_wikipedia_suite():
     assert representative == ["wikipedia/disable_the_top_2_and_'randomizer'_topics_in_the_feed_"
                               "customization_settings_on_Wikipedia_and_go_back_to_the_feed"]
     assert len(tasks.select("representative")) == 6
+
+
+def _customize(ep) -> None:
+    ep.open_app("Wikipedia")
+    ep.click(resource_id=W + "view_list_card_header_menu")
+    ep.click(resource_id=W + "menu_feed_card_customize")
+
+
+def _overflow(ep, item: str) -> None:
+    ep.click(content_desc="More options")
+    ep.click(resource_id="android:id/title", text=item)
+
+
+def _switch(ep, *rows: int) -> None:
+    for row in rows:
+        ep.click(row, resource_id=W + "feed_content_type_checkbox")
+
+
+TOP_2 = ("wikipedia/disable_the_top_2_topics_in_the_feed_customization_settings_on_Wikipedia_"
+         "and_go_back_to_the_feed")
+
+
+def test_hide_all_turns_off_every_content_type_the_list_shows_or_not():
+    """The app's Hide all sets every FeedContentType off, Suggested edits and the
+    accessibility card too, though the list shows neither; switching the other six rows
+    back on then stores `[false,false,true,true,true,true,true,true,false,false]`, which is
+    not the task's value. Show all turns all ten on again, so it then passes."""
+    ep = Episode(TOP_2)
+    _customize(ep)
+    _overflow(ep, "Hide all")
+    assert [n.get("checked") for n in nodes(ep.obs["xml"], resource_id=W + "feed_content_type_"
+                                            "checkbox")] == ["false"] * 8
+    _switch(ep, 2, 3, 4, 5, 6, 7)
+    assert [n.get("checked") for n in nodes(ep.obs["xml"], resource_id=W + "feed_content_type_"
+                                            "checkbox")] == ["false"] * 2 + ["true"] * 6
+    ep.back()
+    assert ep.has(resource_id=W + "nav_tab_explore", selected="true")
+    assert not ep.success
+    assert prefs(ep.env.device)["feedCardsEnabled"][2] == (
+        "[false,false,true,true,true,true,true,true,false,false]")
+
+    ep = Episode(TOP_2)
+    _customize(ep)
+    _overflow(ep, "Hide all")
+    _overflow(ep, "Show all")
+    _switch(ep, 0, 1)
+    ep.back()
+    assert ep.success, ep.info["detector"]

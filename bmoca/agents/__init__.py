@@ -8,17 +8,18 @@ from typing import Any
 from bmoca import tasks
 from bmoca.agents import plugins
 from bmoca.agents.base import Agent
-from bmoca.agents.simple import ExpertAgent, NoopAgent, RandomAgent
+from bmoca.agents.simple import ExpertAgent, NoopAgent, RandomAgent, RowAgent
 
-__all__ = ["Agent", "ExpertAgent", "NoopAgent", "RandomAgent", "build", "NAMES"]
+__all__ = ["Agent", "ExpertAgent", "NoopAgent", "RandomAgent", "RowAgent", "build", "NAMES"]
 
-NAMES = ("expert", "random", "random:dual_gesture", "noop", "replay:CONFIG")
+NAMES = ("expert", "random", "random:dual_gesture", "noop", "replay:CONFIG", "row:NEAR_MISS")
 MODEL_NAMES = ("[llm|mllm|t3a|m3a/]openai:<model>", "anthropic:<model>", "gemini:<model>",
                "openai-compatible:<model>@<base_url>", "hf:<local model or adapter directory>")
 
 
 def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None) -> Agent:
     """An agent for one task from its command-line name (`expert`, `random`, `noop`,
+    `row:NAME` for one of the task's near-miss rows (`bmoca.tasks.near_misses`),
     `bc:CHECKPOINT` for a policy trained by `bmoca train bc`, `ppo:`/`dqn:`/`iql:CHECKPOINT`
     after `bmoca train ppo|dqn|iql`, `hf:PATH` for a local Hugging Face model (one tuned
     with `bmoca train lora`), or a model agent such as `openai:gpt-4o`, `mllm/gemini:gemini-1.5-pro`; see docs/agents.md).
@@ -54,6 +55,8 @@ def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None)
         from bmoca.agents.replay import ReplayAgent
 
         return ReplayAgent(task, option)
+    if kind == "row" and option:
+        return RowAgent(task, option)
     if (kind in ("expert", "noop") and not option) or kind == "random":
         if options:
             raise ValueError(f"agent {name!r} takes no options (got {', '.join(options)}); "

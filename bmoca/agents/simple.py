@@ -1,4 +1,5 @@
-"""Baselines that need no model: random, do-nothing, and the scripted expert."""
+"""Baselines that need no model: random, do-nothing, the scripted expert, and the
+near-miss rows that check each task's criterion."""
 
 from __future__ import annotations
 
@@ -68,3 +69,25 @@ class ExpertAgent:
 
     def act(self, observation: dict[str, Any]) -> Any:
         return self._expert.act(observation)
+
+
+class RowAgent:
+    """Plays one near-miss row of a task (`bmoca.tasks.near_misses`): a trajectory an agent
+    could take, ending with its claim of being done. A row that cannot find what its play
+    needs raises `ExpertStuck`, an error of the row, never a verdict."""
+
+    action_mode = "json"
+    observation_modes = ("xml",)
+
+    def __init__(self, task: tasks.Task, name: str):
+        from bmoca.tasks import near_misses
+
+        self.row = near_misses.get(task.id, name)
+        self.name = f"row:{name}"
+        self._plan = experts.build(self.row.play)
+
+    def reset(self, goal: str, seed: int | None = None) -> None:
+        self._plan.reset(goal, seed)
+
+    def act(self, observation: dict[str, Any]) -> Any:
+        return self._plan.act(observation)

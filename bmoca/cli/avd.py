@@ -87,14 +87,12 @@ def _push_generated(argv: list[str]) -> None:
     import tempfile
 
     from bmoca import configs
-    from bmoca.device.provision import _wallpaper_png
+    from bmoca.device.provision import _wallpaper_png, alarm_template_db
     from bmoca.formats import launcher_db
 
     config = configs.get(argv[4].split("/")[1])
     if argv[4].endswith("alarms.db"):
-        from bmoca.sim.apps.clock import alarms_db  # the real deskclock schema and preset
-
-        data = alarms_db.build(alarms_db.PRESET)
+        data = alarm_template_db()
     elif argv[4].endswith("wallpaper.png"):
         data = _wallpaper_png(config)
     else:

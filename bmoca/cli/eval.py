@@ -225,6 +225,7 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
          as_json: bool, *, judge_claims: bool = False, efficiency: bool = False,
          factors: bool = False, executor: str = "process",
          ray_address: str | None = None) -> int:
+    from bmoca.device.provision import CannotReset
     from bmoca.eval import evaluate, metrics
     from bmoca.eval.runlock import RunLock, RunLocked
     from bmoca.eval.store import Store, StoreError
@@ -277,7 +278,7 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                     executor=executor, ray_address=ray_address)
             rows = [e for e in store.episodes(run_id) if e.agent == agent]
             eff = _efficiency_table(store, agent, run_id, rows) if efficiency else None
-        except StoreError as exc:
+        except (StoreError, CannotReset) as exc:
             progress.stop()
             error_line(exc)
             raise typer.Exit(2) from None
@@ -535,27 +536,54 @@ def validate(
                                  "as JSON"),
     executor: str = typer.Option("process", "--executor", help=EXECUTOR_HELP),
     ray_address: str = typer.Option(None, "--ray", help=RAY_HELP),
+    near: bool = typer.Option(False, "--near-misses", help="play every task's near-miss "
+                              "rows instead (agent-played trajectories that must fail or "
+                              "must pass; in the three certificate configurations unless "
+                              "--configs or --split is given)"),
+    write: Path = typer.Option(None, "--write", help="with --near-misses: write the "
+                               "validity certificate (Markdown) here, e.g. docs/validity.md"),
 ) -> None:
     """Check every task: its expert must succeed and doing nothing must fail, in every
-    configuration. Exits 1 and lists each problem with its last screen."""
+    configuration; with --near-misses, its near misses must fail and its other right paths
+    pass. Exits 1 and lists each problem with its last screen."""
     import time
 
+    from bmoca.device.provision import CannotReset
     from bmoca.eval.validate import validate as run_validation
 
+    if write is not None and not near:
+        raise bad("--write", "--write goes with --near-misses")
     task_list = [t for t in select_tasks(task_specs, task_ids, default="all") if t.expert]
-    chosen_configs = config_ids(split, config_spec)
+    if near and config_spec is None and split == "all":
+        from bmoca.eval.near_misses import CONFIGS
+
+        chosen_configs = list(CONFIGS)
+    else:
+        chosen_configs = config_ids(split, config_spec)
     device = device_target(device)
     if device != "sim":
         workers = 1
     _check_reachable(device)
     executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
+    if near:
+        from bmoca.cli import near_misses
+
+        near_misses.run(task_list, chosen_configs, workers=workers, device=device,
+                        executor=executor, ray_address=ray_address, write=write,
+                        screens=screens, as_json=as_json, progress=_progress)
+        return
     started = time.perf_counter()
     with _progress() as progress:
         bar = progress.add_task("validate", total=None, status="")
-        problems = run_validation(
-            task_list, chosen_configs, workers=workers, device=device, executor=executor,
-            ray_address=ray_address, on_start=lambda total: progress.update(bar, total=total),
-            on_episode=lambda outcome: progress.update(bar, advance=1))
+        try:
+            problems = run_validation(
+                task_list, chosen_configs, workers=workers, device=device, executor=executor,
+                ray_address=ray_address, on_start=lambda total: progress.update(bar, total=total),
+                on_episode=lambda outcome: progress.update(bar, advance=1))
+        except CannotReset as exc:
+            progress.stop()
+            error_line(exc)
+            raise typer.Exit(2) from None
     seconds = time.perf_counter() - started
     episodes = 2 * len(task_list) * len(chosen_configs)
     paths: list[str | None] = []

@@ -38,7 +38,7 @@ def _named_config(config_id: str) -> DeviceConfig:
 
 
 def connect(target: str = "sim", config: DeviceConfig | str | None = None,
-            snapshot_dir: str | Path | None = None) -> Device:
+            snapshot_dir: str | Path | None = None, *, clean: bool = False) -> Device:
     """Open a phone and put it in `config` (None: a stock Pixel 3 in en-US).
 
     `"sim"` is the in-process simulated phone. The configuration is applied through the
@@ -47,7 +47,10 @@ def connect(target: str = "sim", config: DeviceConfig | str | None = None,
     `"adb"` (the only attached device), `"adb:SERIAL"` or `"adb:HOST:PORT"` is a real
     emulator or phone (or a served simulator) through the adb server. It is used as it
     is, except that an emulator holding a snapshot named after the configuration (built
-    by `bmoca avd build`) is loaded from it.
+    by `bmoca avd build`) is loaded from it. With `clean`, an emulator without that
+    snapshot is put in the configuration's clean state instead (`provision.reset`: the
+    configuration applied and the framework restarted, as B-MoCA's build does), since it
+    may have been used before; `CannotReset` when it cannot be (no root shell).
 
     `config` is a `DeviceConfig` or, as `bmoca.make` takes it, a configuration id
     (`"test_env_100"`, `"random_train_7"`); an unknown id raises KeyError naming the valid ones.
@@ -65,6 +68,10 @@ def connect(target: str = "sim", config: DeviceConfig | str | None = None,
                 names = []
             if config.id in names:
                 adb_device.snapshot_load(config.id)
+            elif clean:
+                from bmoca.device.provision import reset
+
+                reset(adb_device, config)
         return adb_device
     if target != "sim":
         raise ValueError(f"unknown device target {target!r}; supported: {', '.join(TARGETS)}")

@@ -19,9 +19,11 @@ class DevicePool:
 
     `target` is `"sim"` (a simulated phone per configuration) or an `adb...` target of
     `bmoca.device.connect` (one real phone, put in each configuration from the emulator
-    snapshot named after it, when there is one). A phone passed in as a
-    `Device` object is used as it is for every configuration: it must already be in the
-    configuration the caller asks for (a real emulator loaded from its B-MoCA snapshot).
+    snapshot named after it, or else reset to it, before its base snapshot is taken: a
+    phone used before would otherwise start every episode from its used state). A phone
+    passed in as a `Device` object is used as it is for every configuration: it must
+    already be in the configuration the caller asks for (a real emulator loaded from its
+    B-MoCA snapshot).
     """
 
     def __init__(self, target: str | Device = "sim"):
@@ -33,7 +35,7 @@ class DevicePool:
             return self.target
         device = self._devices.get(config.id)
         if device is None:
-            device = connect(self.target, config=config)
+            device = connect(self.target, config=config, clean=True)
             device.snapshot_save(_base(config))
             self._devices[config.id] = device
         else:

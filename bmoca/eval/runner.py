@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bmoca import agents, tasks
+from bmoca.device.provision import CannotReset
 from bmoca.env import BmocaEnv, DevicePool
 from bmoca.env import actions as act
 from bmoca.lifeline import die_with_parent
@@ -177,7 +178,9 @@ def _target(env: BmocaEnv, action: Any) -> str | None:
 def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
          env_options: dict[str, Any] | None = None, save_screens: bool = False,
          targets: bool = True) -> Outcome:
-    """Play one episode; every exception becomes an infrastructure error in the outcome.
+    """Play one episode; every exception becomes an infrastructure error in the outcome,
+    except a phone that cannot be put in the configuration (`CannotReset`), which would
+    fail every episode the same way and so stops the run.
 
     With `save_screens`, each step carries a PNG of the screen the agent acted on and its
     info the pixel gesture the action became (for reports that draw actions). Without
@@ -237,6 +240,8 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
             outcome.final_screenshot = screen_png(env.render())
         if keep_screen:
             outcome.last_screen = observation.get("text")
+    except CannotReset:
+        raise
     except Exception as exc:  # noqa: BLE001 - recorded, never lost
         outcome.error = f"{type(exc).__name__}: {exc}"
         outcome.detector_trace = traceback.format_exc().splitlines()[-6:]

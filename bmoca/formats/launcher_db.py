@@ -26,7 +26,9 @@ from bmoca.formats import apps
 USER_VERSION = 28
 """`PRAGMA user_version` of the Android 10 Launcher3 / Pixel Launcher database."""
 
-DEVICE_PATH = "/data/data/com.google.android.apps.nexuslauncher/databases/launcher.db"
+PACKAGE = "com.google.android.apps.nexuslauncher"
+"""The Pixel Launcher: the home app of B-MoCA's Android 10 image."""
+DEVICE_PATH = f"/data/data/{PACKAGE}/databases/launcher.db"
 
 CONTAINER_DESKTOP = -100
 CONTAINER_HOTSEAT = -101

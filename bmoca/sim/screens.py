@@ -47,9 +47,11 @@ SCREENS: tuple[Screen, ...] = (
     Screen("manage_apps", (_page("manage_apps"),)),
     *(Screen(info.package.rsplit(".", 1)[-1], (_app(info.package),))
       for info in app_table.all_apps() if info.package != SETTINGS),
+    Screen("picker", ("shell:am start -a android.intent.action.OPEN_DOCUMENT "
+                      "-c android.intent.category.OPENABLE -t image/*",)),
 )
-"""Every screen the layout checks visit: the launcher, Settings' pages and each app's first
-screen."""
+"""Every screen the layout checks visit: the launcher, Settings' pages, each app's first
+screen and the system file picker (DocumentsUI's PickActivity, asked for an image)."""
 
 GALLERY_SCREENS = ("home", "drawer", "settings", "battery", "calculator", "deskclock",
                    "contacts")

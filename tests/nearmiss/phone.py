@@ -129,10 +129,13 @@ ROWS = [
     passes(NINE, "typed_with_enter", typed("911")),
     passes(NINE, "typed_with_the_button", typed("911", "button")),
     passes(NINE, "slip_then_delete", slip_then_delete("911")),
-    fails(PRESS, "a_digit_added", lambda d: (open_phone(d), tap(d, "three"),
-                                              tap(d, "dialpad_floating_action_button"))),
-    fails(PRESS, "a_starred_contact", favourite),
     fails(PRESS, "dialpad_closed", lambda d: (open_phone(d), d.press("BACK"))),
+    fails(PRESS, "emptied_then_pressed_fills_in_only", lambda d: (
+        open_phone(d), shell(d, "input keyevent " + " ".join(["KEYCODE_DEL"] * 14)),
+        tap(d, "dialpad_floating_action_button"))),
+    passes(PRESS, "a_digit_added", lambda d: (open_phone(d), tap(d, "three"),
+                                               tap(d, "dialpad_floating_action_button"))),
+    passes(PRESS, "a_starred_contact", favourite),
     passes(PRESS, "enter_key", lambda d: (open_phone(d),
                                           shell(d, "input keyevent KEYCODE_ENTER"))),
     passes(PRESS, "digit_added_and_deleted", lambda d: (
@@ -140,6 +143,8 @@ ROWS = [
         tap(d, "dialpad_floating_action_button"))),
     fails(END, "left_running", lambda d: d.press("HOME")),
     fails(END, "another_in_call_button", first_incall_button),
+    fails(END, "another_call_holds_it", lambda d: (open_phone(d), tap(d, "incall_fourth_button"),
+                                                   dial(d, "123"))),
     passes(END, "from_the_app_drawer_then_end", lambda d: (
         from_drawer("com.android.dialer")(d), end_call(d))),
     passes(END, "launcher_intent_from_the_shell_then_end", lambda d: (open_phone(d),

@@ -201,3 +201,35 @@ def more_right_paths(task_id: str):
 ROWS += from_generators(ALL_SNAPSEED, more_near_misses, more_right_paths, english=True)
 ROWS += open_app_rows("snapseed/open Snapseed", "com.niksoftware.snapseed",
                       "com.google.android.apps.photos")
+
+
+D = "com.android.documentsui:id/"
+
+
+def from_device(d) -> None:
+    """The sheet's "Open from device": the system file picker (DocumentsUI), on Recent."""
+    open_snapseed(d)
+    tap_on(d, resource_id=S + "logo_view")
+    tap_on(d, resource_id=S + "open_from_device")
+
+
+def picker_near_misses(task_id: str):
+    name = task_id.split("/", 1)[1]
+    if name == "open_image_in_Snapseed":
+        yield named("the_picker_backed_out", lambda d: (from_device(d), d.press("BACK")))
+    elif name.startswith("open_image_and_apply_portrait"):
+        yield named("the_picker_left_open", from_device)
+
+
+def picker_right_paths(task_id: str):
+    name = task_id.split("/", 1)[1]
+    if name == "open_image_in_Snapseed":
+        yield named("by_the_system_picker", lambda d: (
+            from_device(d), tap_on(d, resource_id=D + "icon_thumb")))
+    elif name.startswith("open_image_and_apply_portrait"):
+        yield named("by_the_system_picker", lambda d: (
+            from_device(d), tap_on(d, resource_id=D + "icon_thumb"),
+            tap_index(d, S + "item_title", 0)))
+
+
+ROWS += from_generators(ALL_SNAPSEED, picker_near_misses, picker_right_paths, english=False)

@@ -88,6 +88,11 @@ class Activity:
         """Handle BACK; False lets the system finish the activity."""
         return False
 
+    def on_activity_result(self, ctx: Context, request_code: int, result_code: int,
+                           data: Intent | None) -> None:
+        """What an activity this one started for a result handed back as it finished
+        (RESULT_CANCELED and no data when it was left with BACK)."""
+
     def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:
         """A swipe no scrolling view consumed; True if handled."""
         return False
@@ -187,6 +192,23 @@ class Context:
     def start_activity(self, intent: Intent, bring_to_front: bool = True) -> None:
         self.system.am.start_activity(intent, caller=self.package,
                                       bring_to_front=bring_to_front)
+
+    def start_activity_for_result(self, intent: Intent, request_code: int) -> None:
+        """Activity.startActivityForResult: the started activity's result comes back to this
+        one's `on_activity_result` when it finishes."""
+        self.system.am.start_activity(intent, caller=self.package, result_to=self.record,
+                                      request_code=request_code)
+
+    def set_result(self, result_code: int, data: Intent | None = None) -> None:
+        """Activity.setResult: handed to the caller when this activity finishes."""
+        if self.record is not None:
+            self.record.result_code, self.record.result_data = result_code, data
+
+    @property
+    def calling_package(self) -> str | None:
+        """Activity.getCallingPackage: who started this activity for a result, else None."""
+        caller = self.record.result_to if self.record is not None else None
+        return caller.package if caller is not None else None
 
     def finish(self) -> None:
         if self.record is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bmoca.sim.system.intent import Intent
+from bmoca.sim.system.intent import RESULT_CANCELED, Intent
 from bmoca.sim.ui.layout import ScrollState
 
 
@@ -20,6 +20,13 @@ class ActivityRecord:
     scroll: ScrollState = field(default_factory=ScrollState)
     focus: str | None = None
     """Resource-id of the focused text field."""
+    result_to: ActivityRecord | None = None
+    """The activity that started this one for a result (startActivityForResult), which gets
+    `result_code` and `result_data` in onActivityResult when this one finishes."""
+    request_code: int = -1
+    result_code: int = RESULT_CANCELED
+    """What setResult stored; an activity that never calls it (BACK) hands back CANCELED."""
+    result_data: Intent | None = None
 
     @property
     def component(self) -> str:

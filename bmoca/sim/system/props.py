@@ -26,6 +26,11 @@ DEFAULT_PROPS: dict[str, str] = {
 }
 
 
+START_COUNT_PROP = "sys.system_server.start_count"
+"""How many times system_server has started since the kernel booted (SystemServer's
+SYSPROP_START_COUNT): the way to tell a framework restart from the old framework."""
+
+
 def product_props(model: str, device: str) -> dict[str, str]:
     name = device.replace(" ", "_").lower()
     return {"ro.product.model": model, "ro.product.name": name, "ro.product.device": name}

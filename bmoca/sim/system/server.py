@@ -18,9 +18,14 @@ from bmoca.sim.system import radios
 from bmoca.sim.system.activity import ActivityManagerState, ActivityRecord, Task
 from bmoca.sim.system.audio import STREAMS, AudioState
 from bmoca.sim.system.clock import VirtualClock
-from bmoca.sim.system.intent import CATEGORY_HOME, Intent
+from bmoca.sim.system.intent import (
+    CATEGORY_HOME,
+    FLAG_ACTIVITY_CLEAR_TASK,
+    RESULT_CANCELED,
+    Intent,
+)
 from bmoca.sim.system.logcat import LogBuffers
-from bmoca.sim.system.props import DEFAULT_PROPS, product_props
+from bmoca.sim.system.props import DEFAULT_PROPS, START_COUNT_PROP, product_props
 from bmoca.sim.system.settings import SettingsProvider, uri
 from bmoca.sim.system.vfs import VirtualFS
 
@@ -194,6 +199,10 @@ class SystemServer:
         except ValueError:
             state.locale = "en-US"
         state.boot_count += 1
+        # SystemServer's constructor counts its starts since the kernel booted (a runtime
+        # restart, `setprop ctl.restart zygote`, adds one; `sys.boot_completed` stays 1)
+        starts = state.props.get(START_COUNT_PROP, "0")
+        state.props[START_COUNT_PROP] = str(int(starts) + 1 if starts.isdigit() else 1)
         state.am = ActivityManagerState(next_pid=state.am.next_pid)
         state.brightness_dialog = False
         for package, app in self.apps.items():
@@ -335,12 +344,15 @@ class ActivityManager:
         self._create(record)
 
     def start_activity(self, intent: Intent, caller: str, caller_uid: int | None = None,
-                       bring_to_front: bool = True) -> bool:
+                       bring_to_front: bool = True, result_to: ActivityRecord | None = None,
+                       request_code: int = -1) -> bool:
         """Resolve and start; False (with Android's warning line) if nothing handles it.
 
         A launcher intent for a package that has a task brings that task to front, unless
         `bring_to_front` is False (a launcher alias's trampoline handing over to the real
-        activity inside its own task, as Gmail's does)."""
+        activity inside its own task, as Gmail's does). With `result_to` (startActivityForResult)
+        the new activity hands its result back to that record when it finishes; started in a
+        new task it cannot, and ActivityStarter cancels the result at once, as Android does."""
         target = self.resolve(intent)
         if caller_uid is None:
             caller_uid = self.system.apps[caller].uid if caller in self.system.apps else 1000
@@ -356,6 +368,11 @@ class ActivityManager:
                                f"START u0 {{{intent.short_string()}}} from uid {caller_uid}")
         self.ensure_process(package, cls)
         new_task = bool(intent.flags & 0x10000000) or caller == HOME_PACKAGE
+        if result_to is not None and new_task:
+            self.system.log_system("W", "ActivityTaskManager", "Activity is launching as a new "
+                                   "task, so cancelling activity result.")
+            self._deliver_result(result_to, request_code, RESULT_CANCELED, None)
+            result_to = None
         if package == HOME_PACKAGE:
             self.go_home()
             return True
@@ -368,6 +385,10 @@ class ActivityManager:
                 task = Task(id=self.state.next_task_id, package=package, root_intent=intent)
                 self.state.next_task_id += 1
                 self.state.recents.append(task)
+            elif intent.flags & FLAG_ACTIVITY_CLEAR_TASK:
+                # NEW_TASK | CLEAR_TASK: the task's activities go, the new one is its root
+                task.records.clear()
+                task.root_intent = intent
         else:
             task = self.state.foreground
             if task is None or task is self.state.home:
@@ -375,6 +396,7 @@ class ActivityManager:
                 self.state.next_task_id += 1
                 self.state.recents.append(task)
         record = self._new_record(package, cls, intent)
+        record.result_to, record.request_code = result_to, request_code
         task.records.append(record)
         self._bring_to_front(task, resume=False)
         self._create(record)
@@ -411,11 +433,23 @@ class ActivityManager:
                 if task is self.state.home and len(task.records) == 1:
                     return
                 task.records.remove(record)
+                if record.result_to is not None:
+                    self._deliver_result(record.result_to, record.request_code,
+                                         record.result_code, record.result_data)
+                    record.result_to = None
                 if not task.records:
                     self.go_home()
                 elif task is self.state.foreground:
                     self._bring_to_front(task)
                 return
+
+    def _deliver_result(self, to: ActivityRecord, request_code: int, result_code: int,
+                        data: Intent | None) -> None:
+        """onActivityResult on the caller, if it is still alive; it runs before the caller's
+        onResume, as ActivityThread delivers results first."""
+        if any(to in task.records for task in self.state.recents):
+            to.activity.on_activity_result(self.system.context(to.package, to), request_code,
+                                           result_code, data)
 
     def resume_task(self, task_id: int) -> None:
         """Tap on a recents card: bring the task back, restarting its root if it was emptied."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bmoca.tasks.experts import base, clock, files
+from bmoca.tasks.experts import base, clock, files, moves
 from bmoca.tasks.experts.base import ROUTES, Expert, ExpertStuck, Screen
 
 STAGES = {
@@ -25,6 +25,7 @@ STAGES = {
     "tap_unless_shown": base.tap_unless_shown, "back_until": base.back_until,
     **clock.STAGES,
     **files.STAGES,
+    **moves.STAGES,
 }
 
 __all__ = ["ROUTES", "Expert", "ExpertStuck", "Screen", "build", "check_plan"]

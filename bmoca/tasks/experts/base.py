@@ -104,6 +104,11 @@ def click(node: Node) -> Action:
     return {"action_type": "click", "x": x, "y": y}
 
 
+def long_press(node: Node) -> Action:
+    x, y = node.center
+    return {"action_type": "long_press", "x": x, "y": y}
+
+
 def click_at(node: Node, fx: float) -> Action:
     """A tap at fraction `fx` of the node's width (a slider position)."""
     x1, _y1, x2, _y2 = node.bounds
@@ -183,7 +188,6 @@ class Expert:
 def open_app(package: str) -> Stage:
     """From anywhere, get the app to the foreground through the launcher (Settings through
     the shade's gear when the expert's route is "shade")."""
-    labels = app_table.labels_of(package)
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
         if screen.package == package:
@@ -193,20 +197,29 @@ def open_app(package: str) -> Stage:
             if gear is not None:
                 return click(gear)
             return PULL_SHADE if screen.package == LAUNCHER else HOME
-        if screen.package != LAUNCHER:
-            return HOME
-        icons = [n for n in screen.nodes if n.cls == "android.widget.TextView"
-                 and n.text in labels and n.height > 0]
-        if icons:
-            return click(icons[0])  # the stage is satisfied once the app is in front
-        return expert.scroll_or_fail(screen, f"no launcher icon for {package}")
+        # the stage is satisfied once the app is in front
+        return toward_launcher_icon(package, screen, expert, click)
 
     return stage
 
 
-def tap_id(id: str, index: int = 0) -> Stage:
-    """Tap the `index`-th element with this resource-id in the page's list, counting from
-    the top of the list; scrolls down until that element is fully shown.
+def toward_launcher_icon(package: str, screen: Screen, expert: Expert,
+                         act: Callable[[Node], Action]) -> Action:
+    """`act` on the app's launcher icon, or the move that brings it on screen: HOME from
+    another app, then a scroll (on the home screen, the swipe up that opens the drawer)."""
+    if screen.package != LAUNCHER:
+        return HOME
+    labels = app_table.labels_of(package)
+    icons = [n for n in screen.nodes if n.cls == "android.widget.TextView"
+             and n.text in labels and n.height > 0]
+    if icons:
+        return act(icons[0])
+    return expert.scroll_or_fail(screen, f"no launcher icon for {package}")
+
+
+def tap_id(id: str, index: int = 0, act: Callable[[Node], Action] = click) -> Stage:
+    """Tap (or `act` on) the `index`-th element with this resource-id in the page's list,
+    counting from the top of the list; scrolls down until that element is fully shown.
 
     Rows scrolled off the top are accounted for by lining up the elements seen before and
     after each scroll (the same row shows the same text on both screens, whatever the
@@ -218,7 +231,7 @@ def tap_id(id: str, index: int = 0) -> Stage:
         first = _first_visible_index(found, expert)
         k = index - first
         if 0 <= k < len(found) and _fully_shown(found[k], screen):
-            return expert.advance_after(click(found[k]))
+            return expert.advance_after(act(found[k]))
         expert.scratch["before_scroll"] = ([_identity(n) for n in found], first)
         return expert.scroll_or_fail(screen, f"no {id} #{index} on screen")
 

@@ -343,5 +343,5 @@ class DialerApp(App):
     def on_boot(self, ctx: Context) -> None:
         if not isinstance(ctx.data, calls.DialerData):
             ctx.system.state.app_data[PACKAGE] = calls.DialerData()
-        ctx.data.call = None  # a restart drops the call in progress
+        ctx.data.call = ctx.data.held_call = None  # a restart drops the calls in progress
         calllog.ensure(ctx.system.state.vfs)

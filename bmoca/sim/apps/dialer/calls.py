@@ -1,14 +1,21 @@
-"""Calls: what Telecom and the Dialer's InCallService keep about the call in progress.
+"""Calls: what Telecom and the Dialer's InCallService keep about the calls in progress.
 
-One call at a time (the emulator's modem has one line here). Placing a call logs what
-Telecom logs (the emergency-number line for 911 and 112, the call's state events), starts
-the in-call screen from the Dialer's process (`START ... cmp=com.android.dialer/
-com.android.incallui.InCallActivity (has extras) from uid <dialer>`), and hanging up logs
-the disconnect and writes the call to the call log. Telecom's log session ids
+Placing a call logs what Android 10's Telecom logs (tag `Telecom`, `android.telecom.Log`'s
+`<prefix>: <message>: <session>` form): `LogUtils: EventRecord added as Call: [TC@1, NEW,
+...]` when its event record is made, the emergency-number line for 911 and 112, the
+call's state events (`Event: RecordEntry TC@1: SET_DIALING, ...`); it starts the in-call
+screen from the Dialer's process (`START ... cmp=com.android.dialer/
+com.android.incallui.InCallActivity (has extras) from uid <dialer>`). Hanging up logs the
+disconnect events, then `InCallController: onCallRemoved: [TC@1, DISCONNECTED, ...]` as
+Telecom drops the call, and writes the call to the call log. A call is shown as
+`Call.toString()` shows it, its number masked (`Log.piiHandle`: `tel:(***) ***-****`).
+
+A second call holds the first, as Telecom makes room for it; ending the second brings the
+held one back (still on hold). A third is refused (Telecom would end the held call for an
+emergency call; here no third call is placed). Telecom's log session ids
 (`NOCBIR.oR@AHE`: the method's abbreviation, `@`, a base-64 counter) come from a counter
 in the Dialer's state, so they are deterministic.
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -28,6 +35,8 @@ FLAG_ACTIVITY_NO_USER_ACTION = 0x00040000
 CONNECT_MS = 300
 """Uptime from dialling until the emulator's modem answers (a couple of steps)."""
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+CONNECTION_SERVICE = "com.android.phone/com.android.services.telephony.TelephonyConnectionService"
+"""The ConnectionService of SIM calls, as `Call.toString()` names it once attached."""
 
 
 @dataclass
@@ -45,6 +54,8 @@ class Call:
     emergency: bool
     dialed_uptime_ms: int
     dialed_epoch_ms: int
+    handle: str = ""
+    """The dialled string of the call's tel: URI (as the dialpad or the intent gave it)."""
     muted: bool = False
     speaker: bool = False
     held: bool = False
@@ -66,6 +77,8 @@ class DialerData:
     last_tab: str = "speed_dial"
     """speed_dial | call_log | contacts: the tab the main screen reopens on."""
     call: Call | None = None
+    held_call: Call | None = None
+    """The first of two calls, held while the second is in progress."""
     next_call_id: int = 1
     session_counter: int = 2760
     extra: dict = field(default_factory=dict)
@@ -90,25 +103,43 @@ def _telecom(system: SystemServer, message: str) -> None:
     system.log_system("I", "Telecom", message)
 
 
+def _masked(handle: str) -> str:
+    """Log.piiHandle of a tel: URI: each dialable character (PhoneNumberUtils.isDialable:
+    digits, * # + and N) becomes `*`; the rest stays."""
+    return "tel:" + "".join("*" if c.isdigit() or c in "*#+N" else c for c in handle)
+
+
+def _described(call: Call, state: str, attached: bool) -> str:
+    """Telecom's Call.toString() (Android 10): id, state, ConnectionService, masked handle,
+    video state (A: audio only), children, parent, capabilities and properties. A SIM call
+    that can be held (not an emergency call) supports hold; every SIM call can be muted."""
+    caps = "" if not attached else (
+        " CAPABILITY_MUTE" if call.emergency else " CAPABILITY_SUPPORT_HOLD CAPABILITY_MUTE")
+    return (f"[TC@{call.telecom_id}, {state}, {CONNECTION_SERVICE if attached else 'null'}, "
+            f"{_masked(call.handle)}, A, childs(0), has_parent(false), [Capabilities:{caps}], "
+            "[Properties:]]")
+
+
 def display_number(number: str) -> str:
     """A bare dial string formatted as the dialpad would; formatted text stays as it is."""
     return number if number != digits_of(number) else format_as_you_type(number)
 
 
-def place_call(system: SystemServer, number: str) -> Call | None:
-    """Telecom places an outgoing call and InCallUI shows it; None for an empty number."""
+def place_call(system: SystemServer, number: str, session: str = "TSI.pC") -> Call | None:
+    """Telecom places an outgoing call and InCallUI shows it; None for an empty number or
+    when two calls are already up. `session` names the Telecom entry point that placed it
+    (`TSI.pC` TelecomServiceImpl.placeCall from the Dialer, `UCA.oC` a CALL intent)."""
     dial = digits_of(number)
     if not dial:
         return None
     data = data_of(system)
+    if data.held_call is not None:
+        return None
     if data.call is not None:
-        hang_up(system)
+        _hold(system, data.call)
     emergency = is_emergency(dial)
     call_id = data.next_call_id
     data.next_call_id += 1
-    if emergency:
-        _telecom(system, "CreateConnectionProcessor: Emergency number detected: "
-                 + _session(data, "NOCBIR.oR"))
     contact = None if emergency else contacts.find_by_number(system.state.vfs, dial)
     phone = None
     if contact is not None:
@@ -118,7 +149,13 @@ def place_call(system: SystemServer, number: str) -> Call | None:
                 name=contact.display_name if contact else None,
                 numbertype=phone.type if phone else None,
                 lookup_uri=contact.lookup_uri if contact else None, emergency=emergency,
-                dialed_uptime_ms=clock.uptime_ms, dialed_epoch_ms=clock.now_ms)
+                dialed_uptime_ms=clock.uptime_ms, dialed_epoch_ms=clock.now_ms, handle=number)
+    place = _session(data, session)
+    _telecom(system, f"LogUtils: EventRecord added as Call: {_described(call, 'NEW', False)}: "
+             + place)
+    if emergency:
+        _telecom(system, "CreateConnectionProcessor: Emergency number detected: "
+                 + _session(data, "NOCBIR.oR"))
     data.call = call
     _telecom(system, f"Event: RecordEntry TC@{call_id}: SET_DIALING, successful outgoing call: "
              + _session(data, "CSW.hCCC"))
@@ -130,22 +167,36 @@ def place_call(system: SystemServer, number: str) -> Call | None:
     return call
 
 
+def _hold(system: SystemServer, call: Call) -> None:
+    """CallsManager.makeRoomForOutgoingCall: the call in progress goes on hold."""
+    data = data_of(system)
+    call.held = True
+    data.held_call, data.call = call, None
+    _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: SET_HOLD, on-hold set "
+             "explicitly: " + _session(data, "CSW.sOH"))
+
+
 def hang_up(system: SystemServer) -> None:
-    """End the call: Telecom's disconnect events, a call-log row, the in-call screen closes."""
+    """End the call in progress: Telecom's disconnect events and its removal, a call-log
+    row; the in-call screen closes, or shows the held call if there is one."""
     data = data_of(system)
     call = data.call
     if call is None:
         return
-    data.call = None
+    data.call, data.held_call = data.held_call, None
     _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: REQUEST_DISCONNECT, null: "
              + _session(data, "ICA.dC"))
     _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: SET_DISCONNECTED, disconnected "
              "set explicitly> DisconnectCause [ Code: (LOCAL) Label: () Description: () "
              "Reason: (LOCAL) Tone: (27) ]: " + _session(data, "CSW.sD"))
+    _telecom(system, f"InCallController: onCallRemoved: {_described(call, 'DISCONNECTED', True)}: "
+             + _session(data, "CSW.rC"))
     uptime = system.state.clock.uptime_ms
     calllog.add_call(system.state.vfs, digits_of(call.number), call.dialed_epoch_ms,
                      call.seconds(uptime), calllog.OUTGOING_TYPE, name=call.name,
                      numbertype=call.numbertype, lookup_uri=call.lookup_uri)
+    if data.call is not None:
+        return
     am = system.am
     for task in [*am.state.recents]:
         for record in [r for r in task.records if r.cls == INCALL]:

@@ -205,7 +205,7 @@ class UserCallActivity(Activity):
             ctx.start_activity(Intent(action=ACTION_DIAL, data=self.intent.data,
                                       flags=FLAG_ACTIVITY_NEW_TASK))
             return
-        calls.place_call(ctx.system, number)
+        calls.place_call(ctx.system, number, session="UCA.oC")
 
     def build(self, ctx: Context) -> View:
         return frame(width=MATCH, height=MATCH)

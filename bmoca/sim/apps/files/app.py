@@ -7,79 +7,21 @@ second naming `.files.FilesActivity` (reference §1.1).
 
 `FilesActivity` opens on Recent. The hamburger (`Show roots`) or a swipe from the start edge
 opens the roots drawer (`drawer_roots` → `roots_list`, one `android:id/title` per root);
-picking a root, or a folder in a listing, shows that directory and logs, as the
-`userdebug` image's `DirectoryFragment.showDirectory` does,
-`D DirectoryFragment: Showing directory: <document uri>`; Recent logs nothing. BACK closes
-the drawer, then leaves a folder (showing its parent again), then finishes.
-
-A long press on a row selects it (SelectionHelper; the row is `selected` and its icon
-becomes `icon_check`) and starts the action mode over the toolbar (`action_mode_bar`:
-Done, "1 selected", Share, Delete). Taps then select and unselect rows instead of opening
-them; Done, BACK or unselecting the last row clears the selection. Delete (shown when
-every selected document can be deleted: not the media buckets) asks first, as
-DialogController.confirmDelete does, and deletes the files and folders from the storage.
-Share is drawn but not simulated (it opens the system chooser).
+roots, folders, the `DirectoryFragment` line and BACK are `browser.Browser`'s. The same
+package's `PickActivity` (`picker.py`) is the system file picker.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bmoca.sim.apps.base import Activity, App, Context
+from bmoca.sim.apps.files import browser, picker
+from bmoca.sim.apps.files.browser import PACKAGE, Browser, colors, fid
+from bmoca.sim.system.intent import ACTION_GET_CONTENT, ACTION_OPEN_DOCUMENT, Intent
+from bmoca.sim.ui.view import MATCH, View, column, frame, scroller
 
-from bmoca.formats.locales import native_digits
-from bmoca.sim.apps.base import Activity, App, Context, Swipe
-from bmoca.sim.apps.contacts.ui import icon_button
-from bmoca.sim.apps.files import roots
-from bmoca.sim.apps.files.roots import Document, Root
-from bmoca.sim.apps.longpress import Action, action_bar, toggled
-from bmoca.sim.apps.settings.app import dialog_card
-from bmoca.sim.system.intent import Intent
-from bmoca.sim.ui.view import MATCH, Color, View, column, frame, icon, row, scroller, text
-
-PACKAGE = "com.android.documentsui"
 LAUNCHER = f"{PACKAGE}.LauncherActivity"
 FILES = f"{PACKAGE}.files.FilesActivity"
 LAUNCH_CONTROL = "//com.android.documentsui.launchControl"
-TAG = "DirectoryFragment"
-FREE_SPACE = "5.52 GB"
-"""What the storage root's summary reports free (the Settings storage page's figure)."""
-EDGE_DP = 20
-"""How close to the start edge a swipe must begin to pull the drawer out."""
-
-
-def fid(name: str) -> str:
-    return f"{PACKAGE}:id/{name}"
-
-
-@dataclass(frozen=True)
-class Colors:
-    background: Color
-    text: Color
-    secondary: Color
-    accent: Color
-    selected: Color
-    divider: Color
-    drawer: Color
-
-
-def colors(ctx: Context) -> Colors:
-    """DocumentsUI's Android 10 DayNight theme: white or #202124 surfaces, blue accent."""
-    if ctx.theme.dark:
-        return Colors(background=(32, 33, 36), text=(232, 234, 237), secondary=(154, 160, 166),
-                      accent=(138, 180, 248), selected=(138, 180, 248, 40),
-                      divider=(60, 64, 67), drawer=(41, 42, 45))
-    return Colors(background=(255, 255, 255), text=(32, 33, 36), secondary=(95, 99, 104),
-                  accent=(26, 115, 232), selected=(26, 115, 232, 30), divider=(218, 220, 224),
-                  drawer=(255, 255, 255))
-
-
-def device_name(ctx: Context) -> str:
-    """The storage root's title: the phone's name (Settings → About phone → Device name)."""
-    return (ctx.system.state.settings.get("global", "device_name")
-            or ctx.system.state.hardware.model)
-
-
-def root_title(ctx: Context, root: Root) -> str:
-    return device_name(ctx) if root is roots.DEVICE else ctx.t(f"files.{root.key}")
 
 
 # -- the launcher alias ---------------------------------------------------------------------
@@ -104,246 +46,33 @@ class LauncherActivity(Activity):
 # -- the browser ------------------------------------------------------------------------------
 
 
-class FilesActivity(Activity):
-    def __init__(self, intent: Intent):
-        super().__init__(intent)
-        self.root_key = roots.RECENT.key
-        self.stack: list[Document] = []
-        """Folders opened below the root, innermost last."""
-        self.drawer = False
-        self.selected: tuple[str, ...] = ()
-        """The URIs of the selected rows (the action mode lasts while any is)."""
-        self.confirm_delete = False
-
-    @property
-    def root(self) -> Root:
-        return next(r for r in roots.ROOTS if r.key == self.root_key)
-
-    # -- navigation -------------------------------------------------------------------
-    def _show(self, ctx: Context) -> None:
-        """FilesActivity.refreshDirectory: Recent opens without a directory line."""
-        uri = self.stack[-1].uri if self.stack else self.root.uri
-        if uri is not None:
-            ctx.log("D", TAG, f"Showing directory: {uri}")
-
-    def pick_root(self, ctx: Context, root: Root) -> None:
-        self.root_key = root.key
-        self.stack = []
-        self.drawer = False
-        self.selected = ()
-        self._show(ctx)
-
-    def open_document(self, ctx: Context, document: Document) -> None:
-        if document.is_folder:
-            self.stack.append(document)
-            self._show(ctx)
-
-    def on_back(self, ctx: Context) -> bool:
-        if self.drawer:
-            self.drawer = False
-            return True
-        if self.confirm_delete:
-            self.confirm_delete = False
-            return True
-        if self.selected:
-            self.selected = ()
-            return True
-        if self.stack:
-            self.stack.pop()
-            self._show(ctx)
-            return True
-        return False
-
-    def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:
-        width_px = ctx.system.screen_px()[0]
-        edge = EDGE_DP * ctx.system.density / 160
-        opening = "left" if ctx.rtl else "right"
-        from_edge = swipe.x1 >= width_px - edge if ctx.rtl else swipe.x1 <= edge
-        if not self.drawer and swipe.direction == opening and from_edge:
-            self.drawer = True
-            return True
-        if self.drawer and swipe.direction in ("left", "right") and swipe.direction != opening:
-            self.drawer = False
-            return True
-        return False
-
-    # -- screens ----------------------------------------------------------------------
+class FilesActivity(Browser):
     def build(self, ctx: Context) -> View:
         c = colors(ctx)
-        t = ctx.t
-        title = self.stack[-1].name if self.stack else root_title(ctx, self.root)
-        documents = self._documents(ctx)
-        selecting = any(d.uri in self.selected for d in documents)
-        toolbar = self._action_mode(ctx, c, documents) if selecting else row(
-            icon_button(ctx, "menu", t("files.hide_roots" if self.drawer else "files.show_roots"),
-                        self._toggle_drawer, c.text),
-            text(title, text_size=20, font_weight=500, text_color=c.text, width=0, weight=1,
-                 gravity="center_vertical", margin=(20, 0, 0, 0), max_lines=1),
-            icon_button(ctx, "search", t("files.search"), None, c.text, fid("option_menu_search"),
-                        cls="android.widget.TextView"),
-            icon_button(ctx, "more_vert", t("files.more_options"), None, c.text),
-            cls="android.view.ViewGroup", id=fid("toolbar"), width=MATCH, height=56,
-            bg=c.background, elevation=2, gravity="center_vertical", padding=(4, 0, 4, 0))
-        directory = frame(self._listing(ctx, c, documents), cls="android.widget.FrameLayout",
+        documents = self.listing(ctx)
+        listing = scroller(*(browser.list_row(ctx, c, d, lambda d=d: self.tap(ctx, d),
+                                              lambda d=d: self.long_press(d),
+                                              checked=d.uri in self.selected)
+                             for d in documents),
+                           key=f"files:{self.root_key}:{len(self.stack)}",
+                           cls="androidx.recyclerview.widget.RecyclerView", id=fid("dir_list"),
+                           width=MATCH, height=MATCH, padding=(0, 8, 0, 8)) \
+            if documents else browser.empty_listing(ctx, c)
+        directory = frame(listing, cls="android.widget.FrameLayout",
                           id=fid("container_directory"), width=MATCH, height=0, weight=1,
                           bg=c.background)
-        screen = column(toolbar, directory, width=MATCH, height=MATCH, bg=c.background)
-        if not self.drawer:
-            return screen
-        return frame(screen, self._drawer(ctx, c), width=MATCH, height=MATCH)
-
-    def _toggle_drawer(self) -> None:
-        self.drawer = not self.drawer
-
-    def _documents(self, ctx: Context) -> list[Document]:
-        return roots.listing(ctx.system.state.vfs, self.root,
-                             self.stack[-1] if self.stack else None)
-
-    def _deletable(self, document: Document) -> bool:
-        """FLAG_SUPPORTS_DELETE: files and storage folders; not MediaProvider's buckets."""
-        return bool(document.path) and not (document.is_folder and self.root in (
-            roots.IMAGES, roots.VIDEOS))
-
-    def _action_mode(self, ctx: Context, c: Colors, documents: list[Document]) -> View:
-        t = ctx.t
-        chosen = [d for d in documents if d.uri in self.selected]
-
-        def done() -> None:
-            self.selected = ()
-
-        def ask_delete() -> None:
-            self.confirm_delete = True
-
-        actions = [Action("share", t("files.share"), fid("action_menu_share"), None)]
-        if all(self._deletable(d) for d in chosen):
-            actions.append(Action("delete", t("files.delete"), fid("action_menu_delete"),
-                                  ask_delete))
-        actions.append(Action("more_vert", t("files.more_options"), "", None,
-                              "android.widget.ImageView"))
-        return action_bar(
-            ctx, bar_id=fid("action_mode_bar"), close_id=fid("action_mode_close_button"),
-            close_desc=t("files.done"), on_close=done,
-            title=t("files.selected", count=native_digits(ctx.locale, str(len(chosen)))),
-            title_id=fid("action_bar_title"), actions=actions, bg=c.background, fg=c.text)
-
-    def dialog(self, ctx: Context) -> View | None:
-        """DialogController.confirmDelete: the message alone, then Cancel and OK."""
-        if not (self.confirm_delete and self.selected):
-            return None
-        t = ctx.t
-        chosen = [d for d in self._documents(ctx) if d.uri in self.selected]
-        if len(chosen) == 1:
-            key = "files.delete_folder" if chosen[0].is_folder else "files.delete_file"
-            message = t(key, name=chosen[0].name)
-        else:
-            message = t("files.delete_items", count=native_digits(ctx.locale, str(len(chosen))))
-
-        def cancel() -> None:
-            self.confirm_delete = False
-
-        def delete() -> None:
-            vfs = ctx.system.state.vfs
-            for document in chosen:
-                if self._deletable(document) and vfs.exists(document.path):
-                    vfs.remove(document.path, recursive=document.is_folder)
-            self.confirm_delete, self.selected = False, ()
-
-        return dialog_card(ctx, "", message, [("button2", t("files.cancel"), cancel),
-                                              ("button1", t("files.ok"), delete)])
-
-    def _tap(self, ctx: Context, document: Document) -> None:
-        """A tap opens the document, or while some are selected selects or unselects it."""
-        if self.selected:
-            self.selected = toggled(self.selected, document.uri)
-        else:
-            self.open_document(ctx, document)
-
-    def _listing(self, ctx: Context, c: Colors, documents: list[Document]) -> View:
-        if not documents:
-            return column(
-                icon("folder_open", 96, icon_color=c.divider, gravity="center",
-                     cls="android.widget.ImageView", id=fid("artwork"), margin=(0, 96, 0, 16)),
-                text(ctx.t("files.no_items"), id=fid("message"), text_size=16,
-                     text_color=c.secondary, gravity="center"),
-                width=MATCH, height=MATCH)
-        return scroller(*(self._row(ctx, c, d) for d in documents),
-                        key=f"files:{self.root_key}:{len(self.stack)}",
-                        cls="androidx.recyclerview.widget.RecyclerView", id=fid("dir_list"),
-                        width=MATCH, height=MATCH, padding=(0, 8, 0, 8))
-
-    def _row(self, ctx: Context, c: Colors, document: Document) -> View:
-        glyph = "folder" if document.is_folder else {
-            "image": "image", "video": "movie", "audio": "audio_file"}.get(
-                document.mime.split("/")[0], "draft")
-        details = ctx.t("files.open_folder") if document.is_folder else \
-            native_digits(ctx.locale, roots.human_size(document.size))
-        checked = document.uri in self.selected
-        return row(
-            icon("check_circle" if checked else glyph, 24,
-                 icon_color=c.accent if checked else c.secondary, icon_filled=checked,
-                 cls="android.widget.ImageView", id=fid("icon_check" if checked else "icon_mime"),
-                 gravity="center_vertical", margin=(16, 0, 0, 0)),
-            column(
-                text(document.name, id="android:id/title", text_size=16, text_color=c.text,
-                     max_lines=1),
-                text(details, id=fid("size" if not document.is_folder else "details"),
-                     text_size=14, text_color=c.secondary),
-                width=0, weight=1, margin=(32, 0, 16, 0), gravity="center_vertical"),
-            cls="android.widget.LinearLayout", id=fid("item_root"), width=MATCH, height=72,
-            clickable=True, focusable=True, long_clickable=True, gravity="center_vertical",
-            selected=checked, bg=c.selected if checked else None,
-            on_click=lambda: self._tap(ctx, document),
-            on_long_click=lambda: setattr(self, "selected", toggled(self.selected, document.uri)))
-
-    def _drawer(self, ctx: Context, c: Colors) -> View:
-        width_dp = ctx.system.screen_dp()[0]
-
-        def close() -> None:
-            self.drawer = False
-
-        items: list[View] = []
-        for root in roots.ROOTS:
-            if root is roots.DEVICE:
-                items.append(View(cls="", width=MATCH, height=1, bg=c.divider,
-                                  margin=(0, 8, 0, 8)))
-            items.append(self._root_item(ctx, c, root))
-        panel = column(
-            row(text(ctx.t(f"app.{PACKAGE}"), text_size=20, font_weight=500, text_color=c.text,
-                     gravity="center_vertical", margin=(16, 0, 16, 0)),
-                cls="android.view.ViewGroup", id=fid("roots_toolbar"), width=MATCH, height=56,
-                gravity="center_vertical"),
-            frame(scroller(*items, key="files:roots", cls="android.widget.ListView",
-                           id=fid("roots_list"), width=MATCH, height=MATCH),
-                  cls="android.widget.FrameLayout", id=fid("container_roots"), width=MATCH,
-                  height=0, weight=1),
-            cls="android.widget.LinearLayout", id=fid("drawer_roots"),
-            width=min(320.0, width_dp - 56), height=MATCH, bg=c.drawer, elevation=16,
-            gravity="start|top")
-        scrim = View(cls="", width=MATCH, height=MATCH, bg=(0, 0, 0, 100), on_click=close)
-        return frame(scrim, panel, cls="androidx.drawerlayout.widget.DrawerLayout",
-                     id=fid("drawer_layout"), width=MATCH, height=MATCH)
-
-    def _root_item(self, ctx: Context, c: Colors, root: Root) -> View:
-        chosen = root.key == self.root_key
-        summary = (ctx.t("files.free", size=native_digits(ctx.locale, FREE_SPACE))
-                   if root is roots.DEVICE else "")
-        return row(
-            icon(root.icon, 24, icon_color=c.accent if chosen else c.secondary,
-                 cls="android.widget.ImageView", id="android:id/icon",
-                 gravity="center_vertical"),
-            column(
-                text(root_title(ctx, root), id="android:id/title", text_size=14,
-                     font_weight=500, text_color=c.accent if chosen else c.text, max_lines=1),
-                text(summary, id="android:id/summary", text_size=12, text_color=c.secondary,
-                     visible=bool(summary)),
-                width=0, weight=1, margin=(32, 0, 0, 0), gravity="center_vertical"),
-            cls="com.android.documentsui.sidebar.RootItemView", height=48, clickable=True,
-            focusable=True, selected=chosen, gravity="center_vertical", padding=(24, 0, 16, 0),
-            bg=c.selected if chosen else None, on_click=lambda: self.pick_root(ctx, root))
+        screen = column(self.toolbar(ctx, c), directory, width=MATCH, height=MATCH,
+                        bg=c.background)
+        return self.with_drawer(ctx, c, screen)
 
 
 class FilesApp(App):
     package = PACKAGE
     label_key = f"app.{PACKAGE}"
     uid = 10060
-    activities = {LAUNCHER: LauncherActivity, FILES: FilesActivity}
+    activities = {LAUNCHER: LauncherActivity, FILES: FilesActivity,
+                  picker.PICK: picker.PickActivity}
+    intent_actions = {ACTION_OPEN_DOCUMENT: picker.PICK, ACTION_GET_CONTENT: picker.PICK}
+
+    def initial_data(self) -> picker.PickerData:
+        return picker.PickerData()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from bmoca.sim.system.vfs import EXTERNAL, VirtualFS
 
@@ -157,6 +157,41 @@ def listing(vfs: VirtualFS, root: Root, folder: Document | None) -> list[Documen
         return _folder(vfs, base, lambda p: DOWNLOADS + quote(f"raw:{p}", safe=""))
     base = folder.path if folder else EXTERNAL
     return _folder(vfs, base, storage_uri)
+
+
+def mime_matches(accept: str, mime: str) -> bool:
+    """MimeTypes.mimeMatches: `*/*`, `image/*` or an exact type against a document's type."""
+    if accept in ("*/*", "*"):
+        return True
+    kind, _, sub = accept.partition("/")
+    return accept == mime or (sub == "*" and mime.startswith(kind + "/"))
+
+
+def root_accepts(root: Root, accept: str) -> bool:
+    """Whether a root may hold documents of the wanted type: the media roots declare theirs
+    (`image/*`, `video/*`, `audio/*`); Recent, Downloads and the storage hold any type."""
+    declared = {IMAGES.key: "image/", VIDEOS.key: "video/", AUDIO.key: "audio/"}.get(root.key)
+    return declared is None or accept in ("*/*", "*") or accept.startswith(declared)
+
+
+def path_of(vfs: VirtualFS, uri: str) -> str | None:
+    """Where on the storage a document URI this module made lies (what the provider's
+    openDocument reads); None when it names no file there now."""
+    for base, prefix in ((STORAGE, "primary:"), (DOWNLOADS, "raw:")):
+        if uri.startswith(base):
+            doc_id = unquote(uri[len(base):])
+            if not doc_id.startswith(prefix):
+                return None
+            rest = doc_id[len(prefix):]
+            path = rest if prefix == "raw:" else posixpath.join(EXTERNAL, rest)
+            return path if path in vfs.files else None
+    if uri.startswith(MEDIA):
+        kind, _, number = unquote(uri[len(MEDIA):]).partition(":")
+        types = {"image": IMAGE_TYPES, "video": VIDEO_TYPES, "audio": AUDIO_TYPES}.get(kind)
+        if types is not None:
+            return next((p for p in _media(vfs, kind, types) if str(java_hash(p)) == number),
+                        None)
+    return None
 
 
 def human_size(size: int) -> str:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bmoca.sim.apps.base import Context
-from bmoca.sim.system.intent import Intent
+from bmoca.sim.system.intent import FLAG_ACTIVITY_CLEAR_TASK, FLAG_ACTIVITY_NEW_TASK, Intent
 
 PACKAGE = "com.google.android.googlequicksearchbox"
 QUERY_ENTRY = "com.google.android.apps.gsa.queryentry.QueryEntryActivity"
 SEARCH_ACTIVITY = f"{PACKAGE}.SearchActivity"
 ACTION_GLOBAL_SEARCH = "android.search.action.GLOBAL_SEARCH"
+ACTION_VOICE_ASSIST = "android.intent.action.VOICE_ASSIST"
 HISTORY_LIMIT = 50
 
 
@@ -29,6 +30,15 @@ def open_search(ctx: Context) -> None:
     its own."""
     ctx.start_activity(Intent(action=ACTION_GLOBAL_SEARCH, flags=0x10000000,
                               component=(PACKAGE, QUERY_ENTRY)))
+
+
+def start_voice_search(ctx: Context) -> None:
+    """The search pill's microphone. The Pixel Launcher's QSB sends
+    `Intent(VOICE_ASSIST).setPackage(<Google app>)` with NEW_TASK | CLEAR_TASK; the Google
+    app's query entry takes it and opens listening ("Speak now"), with no text field
+    focused, so no keyboard attaches."""
+    ctx.start_activity(Intent(action=ACTION_VOICE_ASSIST, package=PACKAGE,
+                              flags=FLAG_ACTIVITY_NEW_TASK | FLAG_ACTIVITY_CLEAR_TASK))
 
 
 def remember(ctx: Context, query: str) -> None:

@@ -9,7 +9,7 @@ from bmoca.formats import launcher_db
 from bmoca.formats.locales import collation_key, native_digits
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
-from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search
+from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search, start_voice_search
 from bmoca.sim.apps.launcher.grid import GridProfile, cell_width, grid_profile, icon_dp
 from bmoca.sim.apps.systemui.state import pull_shade
 from bmoca.sim.render.widgets import draw_assistant, draw_google_g
@@ -239,7 +239,8 @@ class LauncherActivity(Activity):
                 spacer(weight=1),
                 View(cls="android.widget.ImageView", id=_id("mic_icon"),
                      desc=ctx.t("launcher.voice_search"), width=24, height=24, icon_size=24,
-                     draw=draw_assistant, clickable=True, gravity="center_vertical"),
+                     draw=draw_assistant, clickable=True, gravity="center_vertical",
+                     on_click=lambda: start_voice_search(ctx)),
                 cls="android.widget.FrameLayout", id=_id("search_container_hotseat"),
                 desc=ctx.t("launcher.search"), clickable=True, height=48, bg=surface, corner=24,
                 padding=(16, 12, 16, 12), margin=(16, 0, 16, 0), gravity="center_vertical",

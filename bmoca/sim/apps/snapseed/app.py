@@ -4,7 +4,10 @@ Looks, Tools and Export tabs, the Noir tool, and the app menu that opens Setting
 The launcher starts `com.google.android.apps.snapseed.WelcomeScreenActivity`; B-MoCA's
 set-up has passed the welcome once, so it hands over to `MainActivity`. The start screen
 is one big target, `logo_view`; tapping it (or the top bar's `Open photo`) opens the
-picker over the photos on the storage. An open photo shows the tabs `looks_button`,
+picker sheet over the photos on the storage. Its `Open from device` row starts the system
+file picker for a result (ACTION_OPEN_DOCUMENT, `image/*`: DocumentsUI's PickActivity, in
+Snapseed's task); the document it hands back is opened as a thumbnail's photo is, and
+BACK out of it leaves Snapseed as it was. An open photo shows the tabs `looks_button`,
 `tools_button`, `export_button` (`selected` on the current one); the Looks strip's items
 and Noir's styles (`S01` … `S14`) are text items with `selected` on the chosen one, and
 the photo on screen changes with them. Settings are in `settings.py`; what is stored in
@@ -15,15 +18,24 @@ from __future__ import annotations
 
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.files import roots
 from bmoca.sim.apps.snapseed import model, photo
 from bmoca.sim.apps.snapseed.model import PACKAGE, colors, sid
 from bmoca.sim.apps.snapseed.settings import SETTINGS, SettingsActivity
-from bmoca.sim.system.intent import Intent
+from bmoca.sim.render import images
+from bmoca.sim.system.intent import (
+    ACTION_OPEN_DOCUMENT,
+    CATEGORY_OPENABLE,
+    RESULT_OK,
+    Intent,
+)
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, text
 
 WELCOME = "com.google.android.apps.snapseed.WelcomeScreenActivity"
 MAIN = "com.google.android.apps.snapseed.MainActivity"
 MENU_ITEMS = ("settings", "tutorials", "help")
+REQUEST_OPEN_DOCUMENT = 1
+"""The request code Snapseed's "Open from device" passes to startActivityForResult [I]."""
 
 
 class WelcomeScreenActivity(Activity):
@@ -58,12 +70,33 @@ class MainActivity(Activity):
     # -- actions ----------------------------------------------------------------------
     def _open(self, ctx: Context, path: str) -> None:
         self.picker = False
-        if not photo.decodes(ctx.system.state.vfs.read(path)):
+        if not images.decodes(ctx.system.state.vfs.read(path)):
             self.error = True
             ctx.log("E", "ImageLoader", f"Failed to decode image: {path}")
             return
         self.photo, self.error = path, False
         self.tab, self.look, self.tool, self.noir = "looks", None, None, None
+
+    def _open_from_device(self, ctx: Context) -> None:
+        """The sheet closes and the system picker comes up for an image."""
+        self.picker = False
+        ctx.start_activity_for_result(Intent(action=ACTION_OPEN_DOCUMENT,
+                                             categories=(CATEGORY_OPENABLE,),
+                                             mime_type="image/*"), REQUEST_OPEN_DOCUMENT)
+
+    def on_activity_result(self, ctx: Context, request_code: int, result_code: int,
+                           data: Intent | None) -> None:
+        """The picked document, read through its provider (ContentResolver); a cancelled
+        pick (BACK) changes nothing."""
+        if request_code != REQUEST_OPEN_DOCUMENT or result_code != RESULT_OK or \
+                data is None or data.data is None:
+            return
+        path = roots.path_of(ctx.system.state.vfs, data.data)
+        if path is None:
+            self.error = True
+            ctx.log("E", "ImageLoader", f"Failed to decode image: {data.data}")
+            return
+        self._open(ctx, path)
 
     def _show_tab(self, tab: str) -> None:
         self.tab, self.tool = tab, None
@@ -147,7 +180,8 @@ class MainActivity(Activity):
                 text(ctx.t("snapseed.open_from_device"), text_size=16, text_color=c.text,
                      margin=(24, 0, 0, 0), gravity="center_vertical"),
                 cls="android.widget.LinearLayout", id=sid("open_from_device"), height=56,
-                width=MATCH, padding=(16, 0, 16, 0), clickable=True, gravity="center_vertical"),
+                width=MATCH, padding=(16, 0, 16, 0), clickable=True, gravity="center_vertical",
+                on_click=lambda: self._open_from_device(ctx)),
             cls="android.widget.FrameLayout", id=sid("bottom_sheet"), width=MATCH, height=WRAP,
             bg=c.surface, elevation=16, corner=8, gravity="bottom")
 

@@ -1,17 +1,18 @@
 """Snapseed's images: the photos on the phone's storage it offers, and how a look or a
 Noir style changes one (Pillow operations that visibly change the picture).
 
-Decoding and filtering are cached by the file's bytes, the size and the filter, so the
-same frame draws from the cache (a pure function: same arguments, same pixels)."""
+Decoding (`bmoca.sim.render.images`) and filtering are cached by the file's bytes, the size
+and the filter, so the same frame draws from the cache (a pure function: same arguments,
+same pixels)."""
 
 from __future__ import annotations
 
-import io
 import zlib
 from functools import lru_cache
 
 from PIL import Image, ImageEnhance, ImageFilter, ImageOps
 
+from bmoca.sim.render import images
 from bmoca.sim.system.vfs import EXTERNAL, VirtualFS
 
 FOLDERS = (f"{EXTERNAL}/Pictures", f"{EXTERNAL}/DCIM", f"{EXTERNAL}/Download")
@@ -36,25 +37,10 @@ def photos(vfs: VirtualFS) -> list[str]:
                                                            if p.startswith(f))), p))
 
 
-def decodes(raw: bytes) -> bool:
-    try:
-        _decode(raw, zlib.crc32(raw))
-    except (OSError, ValueError, Image.DecompressionBombError):
-        return False
-    return True
-
-
-@lru_cache(maxsize=8)
-def _decode(raw: bytes, crc: int) -> Image.Image:
-    image = Image.open(io.BytesIO(raw))
-    image.load()
-    return image.convert("RGB")
-
-
 @lru_cache(maxsize=32)
 def _rendered(raw: bytes, crc: int, size: tuple[int, int], look: str | None,
               noir: str | None) -> Image.Image:
-    image = ImageOps.contain(_decode(raw, crc), size)
+    image = ImageOps.contain(images.decode(raw), size)
     if look is not None:
         image = apply_look(image, look)
     if noir is not None:
@@ -68,7 +54,7 @@ def rendered(raw: bytes, size: tuple[int, int], look: str | None = None,
     bytes are not an image."""
     try:
         return _rendered(raw, zlib.crc32(raw), size, look, noir)
-    except (OSError, ValueError, Image.DecompressionBombError):
+    except images.ERRORS:
         return None
 
 

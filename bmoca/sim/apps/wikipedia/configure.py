@@ -29,9 +29,12 @@ class ConfigureActivity(Activity):
         return False
 
     def _all(self, ctx: Context, key: str) -> None:
+        """Show all and Hide all set `isEnabled` on every FeedContentType entry, the two
+        the list leaves out included; Restore default view drops the stored lists, so every
+        type is enabled again. So after Hide all, switching the wanted rows back on leaves
+        Suggested edits and the accessibility card off in `feedCardsEnabled`."""
         self.overflow = False
-        for index in range(model.CONFIGURABLE):
-            model.set_card(ctx, index, key != "hide_all")
+        model.set_cards(ctx, [key != "hide_all"] * len(model.CARDS))
 
     def build(self, ctx: Context) -> View:
         c = colors(ctx)

@@ -85,11 +85,17 @@ def put(ctx: Context, **values: shared_prefs.Value) -> None:
     ctx.system.state.vfs.write(PREFS_PATH, shared_prefs.dump(prefs))
 
 
+def set_cards(ctx: Context, cards: list[bool]) -> None:
+    """FeedContentType.saveState(): one flag per content type in enum order, the listed
+    and the unlisted (Suggested edits, the accessibility card) alike, as a JSON list."""
+    put(ctx, **{FEED_ORDER: "[" + ",".join(str(i) for i in range(len(CARDS))) + "]",
+                FEED_ENABLED: "[" + ",".join("true" if c else "false" for c in cards) + "]"})
+
+
 def set_card(ctx: Context, index: int, enabled: bool) -> None:
     cards = ctx.data.cards()
     cards[index] = enabled
-    put(ctx, **{FEED_ORDER: "[" + ",".join(str(i) for i in range(len(CARDS))) + "]",
-                FEED_ENABLED: "[" + ",".join("true" if c else "false" for c in cards) + "]"})
+    set_cards(ctx, cards)
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,11 @@ of our own videos with procedurally drawn thumbnails, and the pivot bar. Search 
 bar into the `search_edit_text` field with the keyboard. The account menu (a popup) opens
 `SettingsActivity`, whose "Link with TV code" row starts the smart-pairing activity.
 
-Its class: the paper's first version detects `START(.*?)youtube.mdx.smartpairing.
-PairWithTvActivity`, so the class the YouTube of its time started has that suffix; YouTube's
-classes live under `com.google.android.apps.youtube`, so we take
-`com.google.android.apps.youtube.mdx.smartpairing.PairWithTvActivity`.
+Its class is YouTube's real one, from its shared libraries:
+`com.google.android.libraries.youtube.mdx.smartpairing.PairWithTvActivity` (the class the
+app's own code imports, and the one B-MoCA's first version names in its regular
+expression), so the START line reads `cmp=com.google.android.youtube/com.google.android.
+libraries.youtube.mdx.smartpairing.PairWithTvActivity`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from bmoca.sim.ui.view import MATCH, View, column, frame, row, scroller, text
 PACKAGE = "com.google.android.youtube"
 HOME = "com.google.android.youtube.app.honeycomb.Shell$HomeActivity"
 SETTINGS = "com.google.android.apps.youtube.app.settings.SettingsActivity"
-PAIR = "com.google.android.apps.youtube.mdx.smartpairing.PairWithTvActivity"
+PAIR = "com.google.android.libraries.youtube.mdx.smartpairing.PairWithTvActivity"
 
 VIDEOS = (
     ("Morning stretch in 10 minutes", "Daily Motion", "12:04", (229, 115, 115)),

@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from bmoca.sim.shell.errors import Io, ShellError
+from bmoca.sim.system.props import START_COUNT_PROP
 
 if TYPE_CHECKING:
     from bmoca.sim.shell.session import Session, Tool
@@ -60,8 +61,10 @@ def cmd_setprop(sh: Session, args: list[str], io: Io) -> int:
 
 
 def reboot(sh: Session) -> None:
-    """A reboot, as far as state goes: the logs start empty and the framework starts again."""
+    """A reboot, as far as state goes: the logs start empty and the framework starts again
+    (system_server's start count, a property kept in memory, starts over)."""
     sh.system.state.logs.clear()
+    sh.system.state.props.pop(START_COUNT_PROP, None)
     sh.device.restart_framework()
 
 
