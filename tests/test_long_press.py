@@ -274,3 +274,21 @@ def test_a_call_log_rows_context_menu():
     phone.click(text="Edit number before call")
     digits = nodes(phone.xml, resource_id=f"{dialer}:id/digits")[0].get("text")
     assert "".join(c for c in digits if c.isdigit()) == "2125550147"
+
+
+def test_the_file_picker_selects_a_photo_and_select_picks_it():
+    phone = Phone("Snapseed")
+    snapseed = "com.niksoftware.snapseed:id/"
+    phone.click(resource_id=snapseed + "logo_view")
+    phone.click(resource_id=snapseed + "open_from_device")
+    tile = next(n for n in nodes(phone.xml, long_clickable="true")
+                if (n.get("content-desc") or "").startswith("99_Colosseum.jpg, "))
+    desc = tile.get("content-desc")
+    phone.long_press(content_desc=desc)
+    assert nodes(phone.xml, content_desc=desc)[0].get("selected") == "true"
+    assert "PickActivity" in phone.top  # selected, not picked
+    phone.long_press(content_desc=desc)  # unselected: the action mode goes
+    assert not phone.has(resource_id=f"{FILES}:id/action_menu_select")
+    phone.long_press(content_desc=desc)
+    phone.click(resource_id=f"{FILES}:id/action_menu_select")
+    assert "PickActivity" not in phone.top and "snapseed" in phone.top
