@@ -87,6 +87,36 @@ def test_clr_and_del():
     assert text_of(device, "formula") == "5"
 
 
+def hold(device, name: str) -> None:
+    left, top, right, bottom = bounds(find(device, name))
+    device.long_press((left + right) // 2, (top + bottom) // 2)
+
+
+def test_holding_del_clears_and_holding_a_key_types_it():
+    """Calculator.onLongClick: only DEL is long-clickable (holding it clears the formula);
+    any other key clicks when the finger lifts."""
+    device = calculator()
+    assert find(device, "del").get("long-clickable") == "true"
+    assert find(device, "digit_7").get("long-clickable") == "false"
+    type_keys(device, "12+3")
+    hold(device, "digit_7")
+    assert text_of(device, "formula") == "12+37"
+    hold(device, "del")
+    assert text_of(device, "formula") == ""
+
+
+@pytest.mark.parametrize("config", ["test_env_100", "test_env_108", "test_env_109"])
+def test_the_formula_stays_on_screen_after_equals(config):
+    """The final result takes the live result's slot, so even a 700 dpi phone's short
+    display keeps the formula shown above it."""
+    device = calculator(config)
+    device.input_text("17*23")
+    device.press("ENTER")
+    assert text_of(device, "formula") == "17×23"
+    assert text_of(device, "result_final") == "391"
+    assert bounds(find(device, "formula"))[3] <= bounds(find(device, "result_final"))[1]
+
+
 def test_input_rules():
     device = calculator()
     type_keys(device, "1..5")

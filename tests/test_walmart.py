@@ -84,6 +84,19 @@ def test_each_tab_selects_only_itself(tab):
     assert selected_tab(device) == tab
 
 
+def test_holding_a_tab_shows_its_tooltip_and_selects_nothing():
+    """Material's bottom navigation gives each item its title as a tooltip: a long press
+    shows it and performs no click, and the item is not reported long-clickable."""
+    device = walmart()
+    node = nodes(device.dump_hierarchy(), resource_id=W + "navigation_account")[0]
+    assert node.get("long-clickable") == "false"
+    left, top, right, bottom = bounds(node)
+    device.long_press((left + right) // 2, (top + bottom) // 2)
+    assert selected_tab(device) == "shop"
+    tap(device, "navigation_account")
+    assert selected_tab(device) == "account"
+
+
 def test_grocery_shows_its_subcategories_and_back_returns():
     device = walmart()
     department(device, "Grocery")

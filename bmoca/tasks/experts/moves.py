@@ -18,6 +18,8 @@ from bmoca.tasks.experts.base import (
     Screen,
     Stage,
     click,
+    click_at,
+    contains,
     long_press,
     tap_id,
     toward_launcher_icon,
@@ -116,3 +118,80 @@ def leave(package: str) -> Stage:
 STAGES = {"long_press_app": long_press_app, "open_from_drawer": open_from_drawer,
           "long_press_id": long_press_id, "press": press, "type_text": type_text,
           "swipe": swipe, "claim": claim, "leave": leave}
+
+
+def scroll(direction: str) -> Stage:
+    """One scroll of the screen (`direction` is where the content moves: "down" moves the
+    finger up from the centre, which on the home screen opens the app drawer); unlike
+    `swipe`, it starts inside the app's window, never on a system bar."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"unknown direction {direction!r}; directions are {', '.join(DIRECTIONS)}")
+    return once({"action_type": "scroll", "direction": direction})
+
+
+STAGES["scroll"] = scroll
+
+
+def tap_within(within: str, cls: str, index: int = 0) -> Stage:
+    """Tap the `index`-th element of class `cls` inside the first element with resource-id
+    `within`, in the order of the dump (a negative index counts from the end): a toolbar's
+    overflow button carries no resource-id on Android (ActionMenuView's OverflowMenuButton)
+    and its content-desc is translated, but it is the toolbar's last button in every
+    language and layout."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        outer = screen.first(within)
+        found = [n for n in screen.nodes if outer is not None and n is not outer
+                 and n.cls == cls and n.height > 0 and contains(outer.bounds, n.bounds)]
+        if not -len(found) <= index < len(found):
+            raise ExpertStuck(f"stage {expert.stage}: {len(found)} {cls} inside {within}, "
+                              f"no #{index}")
+        return expert.advance_after(click(found[index]))
+
+    return stage
+
+
+STAGES["tap_within"] = tap_within
+
+
+def slide_toward(id: str, toward: str, fraction: float = 1.0) -> Stage:
+    """Tap a slider `fraction` of the way toward the end next to the element `toward` (the
+    button beside it that moves it the same way, e.g. A+ beside a text-size bar), so the
+    tap lands right in left-to-right and right-to-left layouts alike."""
+    if not 0.0 <= float(fraction) <= 1.0:
+        raise ValueError(f"fraction must be between 0 and 1, not {fraction!r}")
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        slider, beside = screen.first(id), screen.first(toward)
+        if slider is None or beside is None:
+            raise ExpertStuck(f"stage {expert.stage}: no slider {id} with {toward} on screen")
+        right = beside.center[0] > slider.center[0]
+        return expert.advance_after(click_at(slider, fraction if right else 1.0 - fraction))
+
+    return stage
+
+
+STAGES["slide_toward"] = slide_toward
+
+
+def tap_each(ids: list[str], prefix: str = "") -> Stage:
+    """Tap elements in order, each the first on screen with its id (`prefix` + id): the
+    keys of a keypad, which never scroll, in one stage instead of one `tap_id` each."""
+    if isinstance(ids, str) or not ids:
+        raise ValueError("tap_each takes a non-empty list of ids")
+    wanted = [f"{prefix}{id}" for id in ids]
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        done = expert.scratch.get("tapped", 0)
+        if done >= len(wanted):
+            return None
+        node = screen.first(wanted[done])
+        if node is None or node.height <= 0:
+            raise ExpertStuck(f"stage {expert.stage}: no {wanted[done]} on screen")
+        expert.scratch["tapped"] = done + 1
+        return click(node)
+
+    return stage
+
+
+STAGES["tap_each"] = tap_each

@@ -23,7 +23,7 @@ from bmoca.sim.apps.calculator.formula import (
     preview,
     trimmed,
 )
-from bmoca.sim.ui.view import MATCH, View, column, frame, row, text
+from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, row, text
 
 PACKAGE = "com.google.android.calculator"
 ACTIVITY = "com.android.calculator2.Calculator"
@@ -162,11 +162,15 @@ class Calculator(Activity):
                           text_color=colors["text"] if not self.result else colors["muted"],
                           align=end, padding=(16, 0, 16, 0), text_direction="ltr"),
                  ]),
-            text(live, id=cid("result_preview"), text_size=30, text_color=colors["muted"],
-                 width=MATCH, height=56, align=end, padding=(16, 0, 16, 0), text_direction="ltr"),
-            text(shown_result, id=cid("result_final"), text_size=48, width=MATCH, height=72,
-                 text_color=colors["error"] if self.error else colors["text"], align=end,
-                 padding=(16, 0, 16, 0), visible=bool(self.result), text_direction="ltr"),
+            # the final result takes the live result's place (one slot, as in the app): the
+            # formula keeps its room above it, even on a 700 dpi phone's short display
+            frame(text(live, id=cid("result_preview"), text_size=30, text_color=colors["muted"],
+                       width=MATCH, height=56, align=end, padding=(16, 0, 16, 0),
+                       text_direction="ltr"),
+                  text(shown_result, id=cid("result_final"), text_size=48, width=MATCH, height=72,
+                       text_color=colors["error"] if self.error else colors["text"], align=end,
+                       padding=(16, 0, 16, 0), visible=bool(self.result), text_direction="ltr"),
+                  cls="", width=MATCH, height=WRAP),
             cls="android.widget.LinearLayout", id=cid("display"), width=MATCH, height=0,
             weight=0.9 if not self.expanded else 0.7, bg=colors["display"], elevation=4,
             padding=(0, 8, 0, 8),
@@ -186,14 +190,17 @@ class Calculator(Activity):
 
     def _key(self, ctx: Context, name: str, label: str, desc: str, action, colors: dict,
              fg: str = "key_text", size: float = 30, weight: float = 1.0, icon: str | None = None,
-             cls: str = "android.widget.Button") -> View:
+             cls: str = "android.widget.Button", held=None) -> View:
+        """A key; `held` is what a long press does (only DEL has one: other keys are not
+        long-clickable, so on Android a long press on them clicks when the finger lifts)."""
         def tapped() -> None:
             action()
 
         return View(cls=cls, id=cid(name), text=label, desc=desc, clickable=True,
                     focusable=True, width=0, weight=weight, height=MATCH, text_size=size,
                     text_color=colors[fg], align="center", on_click=tapped, icon=icon,
-                    icon_color=colors[fg], icon_size=26)
+                    icon_color=colors[fg], icon_size=26, long_clickable=held is not None,
+                    on_long_click=held)
 
     def _advanced_keys(self, ctx: Context, colors: dict) -> dict[str, View]:
         """The advanced panel's keys by the phone's layout name (`sin` is `fun_sin` or, with
@@ -270,8 +277,9 @@ class Calculator(Activity):
         digits = column(
             row(op("clr", "AC", "calc.clear", self.clear, fg="op_text", size=24),
                 op("op_pct", "%", "calc.percent", lambda: self.operator("%")),
+                # Calculator.onLongClick: holding DEL clears the whole formula
                 op("del", "", "calc.delete", self.delete, icon="backspace",
-                   cls="android.widget.ImageButton"),
+                   cls="android.widget.ImageButton", held=self.clear),
                 height=0, weight=1, mirror=False),
             *[row(*[digit(str(n)) for n in r], height=0, weight=1, mirror=False)
               for r in ((7, 8, 9), (4, 5, 6), (1, 2, 3))],
