@@ -11,7 +11,7 @@ empty call log, and so does the simulated phone.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -172,6 +172,12 @@ def add_call(vfs: VirtualFS, number: str, date_ms: int, duration_s: int, call_ty
         row_id = int(cursor.lastrowid or 0)
     return CallEntry(row_id, number, date_ms, duration_s, call_type, name, numbertype,
                      _normalized(number))
+
+
+def delete_calls(vfs: VirtualFS, call_ids: Iterable[int]) -> None:
+    """Delete calls from the log, as the Dialer's Delete does through CallLogProvider."""
+    with _db(vfs, write=True) as conn:
+        conn.executemany("DELETE FROM calls WHERE _id = ?", [(i,) for i in call_ids])
 
 
 def calls(vfs: VirtualFS) -> list[CallEntry]:

@@ -370,6 +370,24 @@ def update(vfs: VirtualFS, contact: Contact) -> Contact:
     return stored
 
 
+def delete(vfs: VirtualFS, contact_ids: Iterable[int]) -> None:
+    """Delete contacts, as ContactsProvider2 deletes a local (account-less) raw contact: at
+    once, with its data and lookup rows and its aggregate (no sync adapter keeps a
+    tombstone)."""
+    db = _open(vfs)
+    for contact_id in contact_ids:
+        row = db.conn.execute("SELECT name_raw_contact_id FROM contacts WHERE _id = ?",
+                              (contact_id,)).fetchone()
+        if row is None:
+            continue
+        raw_id = row[0]
+        db.conn.execute("DELETE FROM phone_lookup WHERE raw_contact_id = ?", (raw_id,))
+        db.conn.execute("DELETE FROM data WHERE raw_contact_id = ?", (raw_id,))
+        db.conn.execute("DELETE FROM raw_contacts WHERE _id = ?", (raw_id,))
+        db.conn.execute("DELETE FROM contacts WHERE _id = ?", (contact_id,))
+    db.save()
+
+
 def find_by_number(vfs: VirtualFS, number: str) -> Contact | None:
     """The contact with this number (digits only; the last 7 digits may stand for the rest)."""
     if not digits(number).lstrip("+"):

@@ -10,6 +10,7 @@ and refreshes the thread's snippet, date and count.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bmoca.sim.system.contacts import same_number
@@ -190,6 +191,16 @@ def send(vfs: VirtualFS, address: str, body: str, now_ms: int) -> Message:
     _save(vfs, conn)
     row = conn.execute("SELECT thread_id FROM sms WHERE _id = ?", (sms_id,)).fetchone()
     return Message(sms_id, row[0], address, now_ms, TYPE_SENT, body)
+
+
+def delete_threads(vfs: VirtualFS, thread_ids: Iterable[int], now_ms: int) -> None:
+    """Delete conversations with their messages, as the Messages app's delete does through
+    `content://mms-sms/conversations/<id>` (MmsSmsProvider drops the emptied thread)."""
+    conn = _open(vfs, now_ms)
+    for thread in thread_ids:
+        conn.execute("DELETE FROM sms WHERE thread_id = ?", (thread,))
+        conn.execute("DELETE FROM threads WHERE _id = ?", (thread,))
+    _save(vfs, conn)
 
 
 def mark_read(vfs: VirtualFS, thread: int, now_ms: int) -> None:

@@ -6,7 +6,8 @@ START lines, the first naming `com.google.android.apps.chrome`. B-MoCA's set-up 
 Chrome once (terms accepted, sign-in skipped), so it opens on one new-tab page.
 
 The tabbed activity has the toolbar (`home_button`, `location_bar` → `url_bar`,
-`tab_switcher_button` whose content-desc counts the open tabs, `menu_button`), the page
+`tab_switcher_button` whose content-desc counts the open tabs, and whose long press opens
+the tab switcher action menu: Close tab, New tab, New incognito tab; `menu_button`), the page
 (the new-tab page with its search box and tiles, a page of the offline web, Google's
 results, or the error page), the app menu (a popup: New tab … Help & feedback, with
 History starting `HistoryActivity`), and the tab switcher (`new_tab_view_button`).
@@ -34,6 +35,7 @@ MENU_ITEMS = ("new_tab", "new_incognito_tab", "bookmarks", "recent_tabs", "histo
 show on a web page."""
 PAGE_ONLY = {"share", "find_in_page", "add_to_home"}
 MENU_WIDTH_DP = 260
+TAB_MENU_WIDTH_DP = 220
 MENU_MARGIN_DP = 4
 
 
@@ -57,6 +59,8 @@ class ChromeTabbedActivity(Activity):
     def __init__(self, intent: Intent):
         super().__init__(intent)
         self.menu = False
+        self.tab_menu = False
+        """The tab switcher button's long-press menu (TabSwitcherActionMenuCoordinator)."""
         self.switcher = False
         self.typed: str | None = None
         """What the focused omnibox holds; None while it is not being edited."""
@@ -95,7 +99,8 @@ class ChromeTabbedActivity(Activity):
             row(View(cls="android.widget.EditText", id=chid("url_bar"), text=url_text or "",
                      hint=t("chrome.search_or_type"), text_size=16, text_color=c.text,
                      width=0, weight=1, height=40, clickable=True, focusable=True,
-                     on_text=on_text, on_click=lambda: self._edit_url(ctx),
+                     long_clickable=True, on_text=on_text, on_click=lambda: self._edit_url(ctx),
+                     on_long_click=lambda: self._edit_url(ctx),
                      on_submit=lambda: self._go(ctx), ime_action="go", input_type="uri",
                      gravity="center_vertical", padding=(16, 0, 8, 0), text_direction="ltr"),
                 cls="android.widget.FrameLayout", id=chid("location_bar"), width=0, weight=1,
@@ -105,7 +110,8 @@ class ChromeTabbedActivity(Activity):
                        border=c.icon, corner=4, gravity="center", cls=""),
                   cls="android.widget.ImageButton", id=chid("tab_switcher_button"),
                   desc=switcher_desc, width=48, height=48, clickable=True, focusable=True,
-                  gravity="center_vertical", on_click=self._open_switcher),
+                  long_clickable=True, gravity="center_vertical", on_click=self._open_switcher,
+                  on_long_click=self._open_tab_menu),
             icon_button(ctx, "more_vert", t("chrome.more_options"), self._open_menu, c.icon,
                         chid("menu_button")),
             cls="android.widget.FrameLayout", id=chid("toolbar"), width=MATCH, height=56,
@@ -117,6 +123,46 @@ class ChromeTabbedActivity(Activity):
 
     def _open_menu(self) -> None:
         self.menu = True
+
+    def _open_tab_menu(self) -> None:
+        self.tab_menu = True
+
+    def _tab_menu(self, ctx: Context) -> View:
+        """The tab switcher action menu: a popup over the tab switcher button (its end edge
+        at the button's, overlapping it): Close tab, a divider, New tab, New incognito tab.
+        Close tab closes the current tab; New tab opens a new-tab page in the normal tabs
+        and New incognito tab one in the incognito tabs, as ChromeTabbedActivity does for
+        `close_tab`, `new_tab_menu_id` and `new_incognito_tab_menu_id`."""
+        data: ChromeData = ctx.data
+        c = colors(ctx, data.in_incognito)
+
+        def choose(key: str):
+            def handler() -> None:
+                self.tab_menu = False
+                if key == "close_tab":
+                    data.close_tab(data.open_tabs().index(data.tab()))
+                else:
+                    data.new_tab(incognito=key == "new_incognito_tab")
+            return handler
+
+        def item(key: str, glyph: str, label: str) -> View:
+            return row(View(cls="android.widget.ImageView", id=chid("menu_item_icon"),
+                            icon=glyph, icon_color=c.icon, width=24, height=24,
+                            gravity="center_vertical"),
+                       text(label, id=chid("menu_item_text"), text_size=16, text_color=c.text,
+                            gravity="center_vertical", margin=(16, 0, 0, 0)),
+                       cls="android.widget.LinearLayout", width=MATCH, height=48,
+                       padding=(16, 0, 16, 0), clickable=True, focusable=True,
+                       gravity="center_vertical", on_click=choose(key))
+
+        return column(
+            item("close_tab", "close", ctx.t("chrome.close_current_tab")),
+            View(cls="", width=MATCH, height=1, bg=c.field, margin=(0, 4, 0, 4)),
+            item("new_tab", "add_box", ctx.t("chrome.new_tab")),
+            item("new_incognito_tab", "visibility_off", ctx.t("chrome.new_incognito_tab")),
+            cls="android.widget.ListView", id=chid("menu_list"), width=TAB_MENU_WIDTH_DP,
+            height=WRAP, bg=c.menu, elevation=8, corner=4, gravity="end|top",
+            margin=(0, 4, 52, 0), padding=(0, 8, 0, 8))
 
     # -- screens ----------------------------------------------------------------------
     def build(self, ctx: Context) -> View:
@@ -133,6 +179,8 @@ class ChromeTabbedActivity(Activity):
                       width=MATCH, height=MATCH, bg=c.page)
 
     def dialog(self, ctx: Context) -> View | None:
+        if self.tab_menu and not self.switcher:
+            return self._tab_menu(ctx)
         if not self.menu or self.switcher:
             return None
         data: ChromeData = ctx.data
@@ -173,6 +221,9 @@ class ChromeTabbedActivity(Activity):
                      clickable=True, focusable=True, on_click=choose)
 
     def on_back(self, ctx: Context) -> bool:
+        if self.tab_menu:
+            self.tab_menu = False
+            return True
         if self.menu:
             self.menu = False
             return True

@@ -33,6 +33,7 @@ from bmoca.sim.apps.clock.api import (
     HandleApiCalls,
 )
 from bmoca.sim.apps.clock.picker import AMPM_FIRST, Picker, PickerState
+from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.layout import dimension_px
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, spacer, text
@@ -442,6 +443,10 @@ class DeskClock(Activity):
         def delete() -> None:
             data.timer_digits = data.timer_digits[:-1]
 
+        def reset() -> None:
+            """TimerSetupView.onLongClick: a long press on delete clears every digit."""
+            data.timer_digits = ""
+
         def key(n: int | None) -> View:
             if n is None:
                 return spacer(weight=1)
@@ -461,8 +466,8 @@ class DeskClock(Activity):
                      gravity="center_vertical"),
                 View(cls="android.widget.ImageButton", id=cid("timer_setup_delete"),
                      desc=t("clock.delete"), icon="backspace", icon_color=COLORS["muted"],
-                     width=48, height=48, clickable=True, focusable=True, on_click=delete,
-                     gravity="center_vertical"),
+                     width=48, height=48, clickable=True, focusable=True, long_clickable=True,
+                     on_click=delete, on_long_click=reset, gravity="center_vertical"),
                 height=WRAP, padding=(8, 24, 8, 16), mirror=False),
             pad, cls="android.widget.LinearLayout", width=MATCH, height=MATCH)
 
@@ -551,7 +556,8 @@ class DeskClock(Activity):
                  text_color=COLORS["text"], width=MATCH),
             View(cls="android.widget.EditText", id=cid("label_input_field"), text=value,
                  text_size=18, text_color=COLORS["text"], width=MATCH, height=48,
-                 clickable=True, focusable=True, on_text=on_text, on_submit=close(True),
+                 clickable=True, focusable=True, long_clickable=True, on_text=on_text,
+                 on_long_click=focus_field(ctx, cid("label_input_field")), on_submit=close(True),
                  margin=(0, 16, 0, 0), gravity="center_vertical"),
             row(spacer(weight=1), button("button2", t("clock.picker.cancel"), close(False)),
                 button("button1", t("clock.label_ok"), close(True)), height=WRAP,

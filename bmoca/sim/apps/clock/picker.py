@@ -274,7 +274,8 @@ class Picker:
             return View(cls="android.widget.EditText", id=a(fid), text=value, text_size=32,
                         text_color=c["text"], width=field_w, height=WRAP, align="center",
                         clickable=True, focusable=True, long_clickable=True, on_text=on_text,
-                        on_click=focus, on_submit=submit, bg=c["field"], corner=4,
+                        on_click=focus, on_long_click=focus,  # selects the digits to type over
+                        on_submit=submit, bg=c["field"], corner=4,
                         input_type="number", ime_action="next" if submit_to else "done",
                         padding=(4, 4, 4, 4), gravity="center_vertical")
 

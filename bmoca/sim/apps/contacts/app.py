@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from bmoca.formats.phone_numbers import format_as_you_type, is_phone_number, number_direction
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button, ime_inset, initial, letter_tile, tile_color
+from bmoca.sim.apps.longpress import Action, action_bar, focus_field, toggled
 from bmoca.sim.apps.messages import app as messages
+from bmoca.sim.apps.settings.app import dialog_card
 from bmoca.sim.render.painter import place_text
 from bmoca.sim.system import contacts as store
 from bmoca.sim.system.intent import FLAG_ACTIVITY_FORWARD_RESULT, FLAG_ACTIVITY_NEW_TASK, Intent
@@ -117,21 +119,41 @@ def _title(value: str, color: Color, view_id: str = "") -> View:
 
 
 class PeopleActivity(Activity):
-    """The contact list, with the navigation drawer and the search mode."""
+    """The contact list, with the navigation drawer, the search mode and the selection mode.
+
+    A long press on a row starts the selection mode (MultiSelectContactsListFragment.
+    onItemLongClick): the row's contact is checked, check boxes show at the rows' end, and
+    the toolbar becomes `selection_bar` (`selection_close`, `selection_count_text`, Share
+    and Delete). Taps then check and uncheck contacts instead of opening them; unchecking
+    the last one, the close button or BACK leaves the mode. Delete asks first
+    (ContactMultiDeletionInteraction: "Delete this contact?") and deletes the checked
+    contacts. Share is drawn but not simulated (it opens the system chooser)."""
 
     def status_bar_color(self, night: bool) -> tuple[int, int, int] | None:
-        """AOSP Contacts' primary_color_dark above its blue toolbar (light theme)."""
-        return None if night else (28, 58, 169)
+        """AOSP Contacts' primary_color_dark above its blue toolbar (light theme), and
+        `contextual_selection_bar_status_bar_color` above the selection bar."""
+        if night:
+            return None
+        return (186, 186, 186) if self.selected else (28, 58, 169)
 
     def __init__(self, intent: Intent):
         super().__init__(intent)
         self.query: str | None = None
         """None: browsing; a string: the search field is open with this text."""
         self.drawer = False
+        self.selected: tuple[int, ...] = ()
+        """The contacts checked in the selection mode (the mode lasts while any is)."""
+        self.confirm_delete = False
 
     def on_back(self, ctx: Context) -> bool:
         if self.drawer:
             self.drawer = False
+            return True
+        if self.confirm_delete:
+            self.confirm_delete = False
+            return True
+        if self.selected:
+            self.selected = ()
             return True
         if self.query is not None:
             self.query = None
@@ -152,7 +174,9 @@ class PeopleActivity(Activity):
     def build(self, ctx: Context) -> View:
         c = colors(ctx)
         t = ctx.t
-        if self.query is None:
+        if self.selected:
+            bar = self._selection_bar(ctx, c)
+        elif self.query is None:
             bar = _toolbar(
                 ctx, c,
                 icon_button(ctx, "menu", t("contacts.open_drawer"), self._open_drawer,
@@ -173,11 +197,12 @@ class PeopleActivity(Activity):
                             cid("search_back_button")),
                 View(cls="android.widget.EditText", id=cid("search_view"), text=self.query,
                      hint=t("contacts.search_hint"), text_size=18, text_color=c.text, width=0,
-                     weight=1, height=48, clickable=True, focusable=True, on_text=on_text,
+                     weight=1, height=48, clickable=True, focusable=True, long_clickable=True,
+                     on_text=on_text, on_long_click=focus_field(ctx, cid("search_view")),
                      ime_action="search", gravity="center_vertical", padding=(12, 0, 8, 0)),
                 bg=c.background)
         body = frame(self._list(ctx, c),
-                     self._fab(ctx, c) if self.query is None else None,
+                     self._fab(ctx, c) if self.query is None and not self.selected else None,
                      cls="android.widget.FrameLayout", id=cid("contacts_list_container"),
                      width=MATCH, height=0, weight=1, bg=c.background)
         screen = column(bar, body, ime_inset(ctx, (cid("search_view"),)), width=MATCH,
@@ -235,6 +260,7 @@ class PeopleActivity(Activity):
                         padding=(0, 8, 0, 88))
 
     def _row(self, ctx: Context, c: Colors, person: store.Contact, section: str) -> View:
+        checked = person.id in self.selected
         return row(
             text(section, text_size=18 if section != FAVORITES_HEADER else 22, font_weight=500,
                  text_color=c.accent, width=56, height=56, align="center",
@@ -243,12 +269,65 @@ class PeopleActivity(Activity):
             text(person.display_name, id=cid("cliv_name_textview"), text_size=16,
                  text_color=c.text, width=0, weight=1, gravity="center_vertical",
                  margin=(16, 0, 16, 0)),
+            View(cls="android.widget.CheckBox", checkable=True, checked=checked, width=48,
+                 height=48, icon="check_box" if checked else "check_box_outline_blank",
+                 icon_color=c.accent if checked else c.secondary, icon_filled=checked,
+                 gravity="center_vertical") if self.selected else None,
             cls="android.view.ViewGroup", height=56, clickable=True, focusable=True,
             long_clickable=True, gravity="center_vertical", padding=(0, 0, 8, 0),
-            on_click=lambda: self._pick(ctx, person))
+            on_click=lambda: self._tap(ctx, person),
+            on_long_click=lambda: self._long_press(ctx, person))
+
+    def _tap(self, ctx: Context, person: store.Contact) -> None:
+        """onItemClick: in the selection mode a tap checks or unchecks the contact."""
+        if self.selected:
+            self.selected = toggled(self.selected, person.id)
+        else:
+            self._pick(ctx, person)
+
+    def _long_press(self, ctx: Context, person: store.Contact) -> None:
+        """onItemLongClick: start (or go on with) the selection, toggling this contact."""
+        self.selected = toggled(self.selected, person.id)
 
     def _pick(self, ctx: Context, person: store.Contact) -> None:
         open_contact(ctx, person)
+
+    def _selection_bar(self, ctx: Context, c: Colors) -> View:
+        t = ctx.t
+        dark = ctx.theme.dark
+        fg = c.bar_text if dark else (117, 117, 117)
+
+        def close() -> None:
+            self.selected = ()
+
+        def ask_delete() -> None:
+            self.confirm_delete = True
+
+        return action_bar(
+            ctx, bar_id=cid("selection_bar"), close_id=cid("selection_close"),
+            close_desc=t("contacts.close_selection"), on_close=close,
+            title=str(len(self.selected)), title_id=cid("selection_count_text"),
+            actions=[Action("share", t("contacts.share"), cid("menu_share"), None),
+                     Action("delete", t("contacts.delete"), cid("menu_delete"), ask_delete)],
+            bg=c.bar if dark else (246, 246, 246), fg=fg)
+
+    def dialog(self, ctx: Context) -> View | None:
+        """The deletion's confirmation (no title: the question is the message)."""
+        if not (self.confirm_delete and self.selected):
+            return None
+        t = ctx.t
+
+        def cancel() -> None:
+            self.confirm_delete = False
+
+        def delete() -> None:
+            store.delete(ctx.system.state.vfs, self.selected)
+            self.confirm_delete, self.selected = False, ()
+
+        many = len(self.selected) > 1
+        return dialog_card(ctx, "", t("contacts.delete_many" if many else "contacts.delete_one"),
+                           [("button2", t("contacts.cancel"), cancel),
+                            ("button1", t("contacts.delete"), delete)])
 
     def _fab(self, ctx: Context, c: Colors) -> View:
         return frame(
@@ -299,6 +378,11 @@ class PeopleActivity(Activity):
 class ContactSelectionActivity(PeopleActivity):
     """"Choose a contact" for INSERT_OR_EDIT: Create new contact, then the list; a pick opens
     the editor on that contact with the intent's extras (the number to add)."""
+
+    def _long_press(self, ctx: Context, person: store.Contact) -> None:
+        """The picker's list (ContactEntryListFragment) does not handle item long clicks:
+        AbsListView then clicks the row when the finger lifts."""
+        self._pick(ctx, person)
 
     def _pick(self, ctx: Context, person: store.Contact) -> None:
         ctx.finish()
@@ -573,7 +657,8 @@ class ContactEditorActivity(Activity):
             View(cls="android.widget.EditText", id=cid(key), text=self.values[key], hint=hint,
                  text_size=16, text_color=c.text, width=0, weight=1, height=48,
                  clickable=True, focusable=True, long_clickable=True, on_text=on_text,
-                 gravity="center_vertical", padding=(4, 0, 4, 0),
+                 on_long_click=focus_field(ctx, cid(key)), gravity="center_vertical",
+                 padding=(4, 0, 4, 0),
                  input_type="phone" if key in PHONE_FIELDS else "text"),
             height=WRAP, gravity="center_vertical", padding=(0, 4, 0, 4))
 

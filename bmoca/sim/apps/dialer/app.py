@@ -19,6 +19,7 @@ from bmoca.formats.phone_numbers import format_as_you_type, tel_uri_number
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.dialer import calls, lists
 from bmoca.sim.apps.dialer.incall import InCallActivity
+from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.system import calllog
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, spacer, text
 
@@ -39,6 +40,12 @@ def did(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
 
 
+def _paste_bubble() -> None:
+    """The digits field's long press (DigitsEditText is an EditText): the real one shows
+    the Paste bubble when the clipboard holds text; the simulator has no clipboard, so
+    nothing changes (and no digit is typed)."""
+
+
 class MainActivity(Activity):
     """The Dialer's main screen; its state is the dialpad and the search box."""
 
@@ -49,6 +56,8 @@ class MainActivity(Activity):
         """The dial string as typed (digits, *, #, +); shown formatted."""
         self.searching = False
         self.query = ""
+        self.call_menu: tuple[int, str] | None = None
+        """The call log row (call id, number) whose context menu is open."""
 
     def on_create(self, ctx: Context) -> None:
         ctx.log("I", "Dialer", "MainActivity.onCreate - enter")
@@ -61,6 +70,9 @@ class MainActivity(Activity):
             ctx.log("I", "Dialer", "DialpadFragment.onCreateView - enter")
 
     def on_back(self, ctx: Context) -> bool:
+        if self.call_menu is not None:
+            self.call_menu = None
+            return True
         if self.dialpad_open:
             self.dialpad_open = False
             return True
@@ -118,7 +130,7 @@ class MainActivity(Activity):
         if self.searching:
             content = lists.search_results(ctx, self.query)
         else:
-            content = lists.tab_content(ctx, data.last_tab)
+            content = lists.tab_content(ctx, data.last_tab, self._open_call_menu)
         main = column(
             self._toolbar(ctx),
             frame(content, cls="android.widget.FrameLayout", id=did("fragment_container"),
@@ -134,6 +146,46 @@ class MainActivity(Activity):
             on_click=lambda: self.open_dialpad(ctx))
         return frame(main, fab, cls="android.widget.FrameLayout", id=did("main_layout"),
                      width=MATCH, height=MATCH, bg=theme.background)
+
+    def _open_call_menu(self, entry: calllog.CallEntry) -> None:
+        self.call_menu = (entry.id, entry.number)
+
+    def dialog(self, ctx: Context) -> View | None:
+        """A call log row's context menu (CallLogListItemViewHolder.onCreateContextMenu): the
+        number as its title, then Copy number, Edit number before call, Block number and
+        Delete. Edit number before call opens the dialpad with the number (ACTION_DIAL);
+        Delete removes the call from the log; Copy number and Block number close the menu
+        (the simulator has no clipboard and no blocked-numbers provider)."""
+        if self.call_menu is None:
+            return None
+        call_id, number = self.call_menu
+        theme = ctx.theme
+
+        def choose(key: str):
+            def handler() -> None:
+                self.call_menu = None
+                if key == "edit_before_call":  # ACTION_DIAL comes back to this singleTask
+                    # activity (onNewIntent): the dialpad opens here with the number
+                    self.digits = "".join(c for c in number if c.isdigit() or c in "*#+")
+                    self.open_dialpad(ctx)
+                elif key == "delete":
+                    calllog.delete_calls(ctx.system.state.vfs, (call_id,))
+            return handler
+
+        items = [text(ctx.t(f"dialer.menu.{key}"), id="android:id/title", text_size=16,
+                      text_color=theme.text, width=MATCH, height=48, padding=(24, 0, 24, 0),
+                      gravity="center_vertical", clickable=True, focusable=True,
+                      cls="android.widget.TextView", on_click=choose(key))
+                 for key in ("copy_number", "edit_before_call", "block_number", "delete")]
+        return column(
+            lists.number_text(ctx, calls.display_number(number), "android:id/alertTitle", 20,
+                              theme.text, align="start", padding=(24, 20, 24, 12),
+                              font_weight=500),
+            column(*items, cls="android.widget.ListView", id="android:id/select_dialog_listview",
+                   width=MATCH, height=WRAP, padding=(0, 0, 0, 8)),
+            cls="android.widget.FrameLayout", id="android:id/parentPanel", width=MATCH,
+            height=WRAP, margin=(40, 0, 40, 0), bg=(255, 255, 255) if not theme.dark
+            else (48, 49, 52), corner=8, elevation=24)
 
     def _toolbar(self, ctx: Context) -> View:
         theme = ctx.theme
@@ -158,7 +210,9 @@ class MainActivity(Activity):
         field = View(cls="android.widget.EditText", id=SEARCH_ID, text=self.query,
                      hint=ctx.t("dialer.search_contacts"), text_size=16, text_color=theme.text,
                      width=0, weight=1, height=48, clickable=True, focusable=True,
-                     on_text=on_text, on_click=start_search, ime_action="search",
+                     long_clickable=True, on_text=on_text, on_click=start_search,
+                     on_long_click=focus_field(ctx, SEARCH_ID, then=start_search),
+                     ime_action="search",
                      gravity="center_vertical")
         card = row(
             lead, field,
@@ -216,7 +270,8 @@ class MainActivity(Activity):
                               lambda: None, view_id=did("dialpad_overflow")),
             lists.number_text(ctx, shown, did("digits"), digits_size, theme.text,
                               cls="android.widget.EditText", width=0, weight=1, height=64,
-                              align="center", focusable=True, gravity="center_vertical"),
+                              align="center", focusable=True, gravity="center_vertical",
+                              long_clickable=True, on_long_click=_paste_bubble),
             View(cls="android.widget.ImageButton", id=did("deleteButton"),
                  desc=ctx.t("dialer.backspace"), icon="backspace", icon_color=theme.icon,
                  width=56, height=56, clickable=True, focusable=True, long_clickable=True,

@@ -74,9 +74,11 @@ def _empty(ctx: Context, glyph: str, message: str, view_id: str) -> View:
         cls="android.widget.LinearLayout", id=did(view_id), width=MATCH, height=WRAP)
 
 
-def tab_content(ctx: Context, tab: str) -> View:
+def tab_content(ctx: Context, tab: str,
+                on_call_menu: Callable[[calllog.CallEntry], None] | None = None) -> View:
+    """The tab's list; `on_call_menu` is a call log row's long press (its context menu)."""
     if tab == "call_log":
-        return recents(ctx)
+        return recents(ctx, on_call_menu)
     if tab == "contacts":
         return contact_list(ctx)
     return favorites(ctx)
@@ -132,7 +134,8 @@ def _when(ctx: Context, moment: dt.datetime, now: dt.datetime) -> str:
     return ctx.t("dialer.date", month=ctx.t(f"date.month_short.{moment.month}"), day=moment.day)
 
 
-def recents(ctx: Context) -> View:
+def recents(ctx: Context,
+            on_call_menu: Callable[[calllog.CallEntry], None] | None = None) -> View:
     theme = ctx.theme
     entries = calllog.calls(ctx.system.state.vfs)
     if not entries:
@@ -176,6 +179,8 @@ def recents(ctx: Context) -> View:
                         view_id=did("primary_action_button")),
             cls="android.widget.LinearLayout", id=did("primary_action_view"), height=72,
             padding=(16, 0, 8, 0), clickable=True, focusable=True, on_click=lambda: None,
+            long_clickable=on_call_menu is not None,
+            on_long_click=(lambda e=entry: on_call_menu(e)) if on_call_menu else None,
             gravity="center_vertical"))
     return scroller(*views, key="recents", cls="androidx.recyclerview.widget.RecyclerView",
                     id=did("recycler_view"), width=MATCH)

@@ -50,7 +50,9 @@ class FilesActivity(Browser):
     def build(self, ctx: Context) -> View:
         c = colors(ctx)
         documents = self.listing(ctx)
-        listing = scroller(*(browser.list_row(ctx, c, d, lambda d=d: self.open_document(ctx, d))
+        listing = scroller(*(browser.list_row(ctx, c, d, lambda d=d: self.tap(ctx, d),
+                                              lambda d=d: self.long_press(d),
+                                              checked=d.uri in self.selected)
                              for d in documents),
                            key=f"files:{self.root_key}:{len(self.stack)}",
                            cls="androidx.recyclerview.widget.RecyclerView", id=fid("dir_list"),

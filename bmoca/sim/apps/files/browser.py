@@ -10,6 +10,15 @@ Picking a root, or a folder in a listing, shows that directory and logs, as the 
 image's `DirectoryFragment.showDirectory` does, `D DirectoryFragment: Showing directory:
 <document uri>`; Recent logs nothing. BACK closes the drawer, then leaves a folder (showing
 its parent again), then finishes.
+
+A long press on a row selects it (SelectionHelper: the row is `selected`, its icon becomes
+`icon_check`) and starts the action mode over the toolbar (ActionModeController:
+`action_mode_bar` with `action_mode_close_button` "Done", `action_bar_title` "1 selected"
+and the mode's actions). Taps then select and unselect rows instead of opening them; Done,
+BACK or unselecting the last row clears the selection. In Files the actions are Share (the
+system chooser: drawn, not simulated), Delete (when every selected document can be deleted,
+not MediaProvider's buckets; it asks first, as DialogController.confirmDelete does, then
+deletes from the storage) and More options; the picker's are in `picker.py`.
 """
 
 from __future__ import annotations
@@ -22,6 +31,8 @@ from bmoca.sim.apps.base import Activity, Context, Swipe
 from bmoca.sim.apps.contacts.ui import icon_button
 from bmoca.sim.apps.files import roots
 from bmoca.sim.apps.files.roots import Document, Root
+from bmoca.sim.apps.longpress import Action, action_bar, toggled
+from bmoca.sim.apps.settings.app import dialog_card
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, Color, View, column, frame, icon, row, scroller, text
 
@@ -78,6 +89,9 @@ class Browser(Activity):
         self.stack: list[Document] = []
         """Folders opened below the root, innermost last."""
         self.drawer = False
+        self.selected: tuple[str, ...] = ()
+        """The URIs of the selected documents (the action mode lasts while one is shown)."""
+        self.confirm_delete = False
 
     @property
     def root(self) -> Root:
@@ -104,6 +118,7 @@ class Browser(Activity):
         self.root_key = root.key
         self.stack = []
         self.drawer = False
+        self.selected = ()
         self.show(ctx)
 
     def open_document(self, ctx: Context, document: Document) -> None:
@@ -120,6 +135,12 @@ class Browser(Activity):
     def on_back(self, ctx: Context) -> bool:
         if self.drawer:
             self.drawer = False
+            return True
+        if self.confirm_delete:
+            self.confirm_delete = False
+            return True
+        if self.selected:
+            self.selected = ()
             return True
         if self.stack:
             self.stack.pop()
@@ -143,10 +164,84 @@ class Browser(Activity):
     def _toggle_drawer(self) -> None:
         self.drawer = not self.drawer
 
+    # -- selection --------------------------------------------------------------------
+    def selectable(self, document: Document) -> bool:
+        """Whether the selection may hold the document (Files: every row)."""
+        return True
+
+    def long_press(self, document: Document) -> None:
+        """TouchInputHandler.onLongPress: select the row (or unselect it)."""
+        if self.selectable(document):
+            self.selected = toggled(self.selected, document.uri)
+
+    def tap(self, ctx: Context, document: Document) -> None:
+        """A tap opens the document, or while rows are selected selects or unselects it."""
+        if self.selected:
+            self.long_press(document)
+        else:
+            self.open_document(ctx, document)
+
+    def chosen(self, documents: list[Document]) -> list[Document]:
+        return [d for d in documents if d.uri in self.selected]
+
+    def selection_actions(self, ctx: Context, chosen: list[Document]) -> list[Action]:
+        """The action mode's actions: Files' Share, Delete and More options."""
+        t = ctx.t
+
+        def ask_delete() -> None:
+            self.confirm_delete = True
+
+        actions = [Action("share", t("files.share"), fid("action_menu_share"), None)]
+        if all(self._deletable(d) for d in chosen):
+            actions.append(Action("delete", t("files.delete"), fid("action_menu_delete"),
+                                  ask_delete))
+        actions.append(Action("more_vert", t("files.more_options"), "", None,
+                              "android.widget.ImageView"))
+        return actions
+
+    def _deletable(self, document: Document) -> bool:
+        """FLAG_SUPPORTS_DELETE: files and storage folders; not MediaProvider's buckets."""
+        return bool(document.path) and not (document.is_folder and self.root in (
+            roots.IMAGES, roots.VIDEOS))
+
+    def dialog(self, ctx: Context) -> View | None:
+        """DialogController.confirmDelete: the message alone, then Cancel and OK."""
+        chosen = self.chosen(self.listing(ctx)) if self.confirm_delete else []
+        if not chosen:
+            return None
+        t = ctx.t
+        if len(chosen) == 1:
+            key = "files.delete_folder" if chosen[0].is_folder else "files.delete_file"
+            message = t(key, name=chosen[0].name)
+        else:
+            message = t("files.delete_items", count=native_digits(ctx.locale, str(len(chosen))))
+
+        def cancel() -> None:
+            self.confirm_delete = False
+
+        def delete() -> None:
+            vfs = ctx.system.state.vfs
+            for document in chosen:
+                if self._deletable(document) and vfs.exists(document.path):
+                    vfs.remove(document.path, recursive=document.is_folder)
+            self.confirm_delete, self.selected = False, ()
+
+        return dialog_card(ctx, "", message, [("button2", t("files.cancel"), cancel),
+                                              ("button1", t("files.ok"), delete)])
+
     # -- views ------------------------------------------------------------------------
     def toolbar(self, ctx: Context, c: Colors) -> View:
-        """The hamburger, the root's (or the open folder's) title, Search and ⋮."""
+        """The hamburger, the root's (or the open folder's) title, Search and ⋮; while rows
+        are selected, the action mode over it."""
         t = ctx.t
+        chosen = self.chosen(self.listing(ctx)) if self.selected else []
+        if chosen:
+            return action_bar(
+                ctx, bar_id=fid("action_mode_bar"), close_id=fid("action_mode_close_button"),
+                close_desc=t("files.done"), on_close=lambda: setattr(self, "selected", ()),
+                title=t("files.selected", count=native_digits(ctx.locale, str(len(chosen)))),
+                title_id=fid("action_bar_title"), actions=self.selection_actions(ctx, chosen),
+                bg=c.background, fg=c.text)
         title = self.stack[-1].name if self.stack else root_title(ctx, self.root)
         return row(
             icon_button(ctx, "menu", t("files.hide_roots" if self.drawer else "files.show_roots"),
@@ -222,19 +317,21 @@ def empty_listing(ctx: Context, c: Colors) -> View:
         width=MATCH, height=MATCH)
 
 
-def list_row(ctx: Context, c: Colors, document: Document, on_click,
-             enabled: bool = True) -> View:
+def list_row(ctx: Context, c: Colors, document: Document, on_click, on_long_click,
+             enabled: bool = True, checked: bool = False) -> View:
     """ListDocumentHolder's row (`item_doc_list`): the type icon, the name and the size (a
     folder says so); a picker greys out, and ignores taps on, a file of a type it was not
-    asked for."""
+    asked for. A selected row shows `icon_check` in place of the type icon."""
     glyph = "folder" if document.is_folder else {
         "image": "image", "video": "movie", "audio": "audio_file"}.get(
             document.mime.split("/")[0], "draft")
     details = ctx.t("files.open_folder") if document.is_folder else \
         native_digits(ctx.locale, roots.human_size(document.size))
     return row(
-        icon(glyph, 24, icon_color=c.secondary, cls="android.widget.ImageView",
-             id=fid("icon_mime"), gravity="center_vertical", margin=(16, 0, 0, 0)),
+        icon("check_circle" if checked else glyph, 24,
+             icon_color=c.accent if checked else c.secondary, icon_filled=checked,
+             cls="android.widget.ImageView", id=fid("icon_check" if checked else "icon_mime"),
+             gravity="center_vertical", margin=(16, 0, 0, 0)),
         column(
             text(document.name, id="android:id/title", text_size=16,
                  text_color=c.text if enabled else c.secondary, max_lines=1),
@@ -243,5 +340,5 @@ def list_row(ctx: Context, c: Colors, document: Document, on_click,
             width=0, weight=1, margin=(32, 0, 16, 0), gravity="center_vertical"),
         cls="android.widget.LinearLayout", id=fid("item_root"), width=MATCH, height=72,
         clickable=enabled, focusable=True, long_clickable=enabled, enabled=enabled,
-        gravity="center_vertical",
-        on_click=on_click if enabled else None)
+        gravity="center_vertical", selected=checked, bg=c.selected if checked else None,
+        on_click=on_click if enabled else None, on_long_click=on_long_click if enabled else None)

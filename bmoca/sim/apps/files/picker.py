@@ -18,7 +18,11 @@ As on Android 10 (AOSP DocumentsUI, `picker/ActionHandler`, `BaseActivity`,
 - a tap on a file of the wanted type picks it: the stack is remembered for the caller and
   the activity finishes with RESULT_OK and the document's `content://` URI (read, write and
   persistable grants for OPEN_DOCUMENT, read for GET_CONTENT); BACK at the root finishes
-  with RESULT_CANCELED.
+  with RESULT_CANCELED;
+- a long press on a file of the wanted type selects it (one at a time: the callers here do
+  not ask for EXTRA_ALLOW_MULTIPLE) and the action mode offers Select
+  (`action_menu_select`), which picks it as a tap does; folders cannot be selected, so a
+  long press on one does nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from bmoca.sim.apps.base import Context
 from bmoca.sim.apps.files import browser, roots
 from bmoca.sim.apps.files.browser import PACKAGE, Browser, Colors, colors, fid, root_title
 from bmoca.sim.apps.files.roots import Document, Root
+from bmoca.sim.apps.longpress import Action
 from bmoca.sim.render.images import thumbnail_painter
 from bmoca.sim.system.intent import (
     ACTION_GET_CONTENT,
@@ -111,6 +116,19 @@ class PickActivity(Browser):
         ctx.set_result(RESULT_OK, Intent(data=document.uri, flags=grants))
         ctx.finish()
 
+    def selectable(self, document: Document) -> bool:
+        """DocsSelectionPredicate: a file of a wanted type; never a folder when opening."""
+        return not document.is_folder and self.wanted(document)
+
+    def long_press(self, document: Document) -> None:
+        """Single selection: the long-pressed file replaces the one selected before."""
+        if self.selectable(document):
+            self.selected = () if document.uri in self.selected else (document.uri,)
+
+    def selection_actions(self, ctx: Context, chosen: list[Document]) -> list[Action]:
+        return [Action("check", ctx.t("files.select"), fid("action_menu_select"),
+                       lambda: self.open_file(ctx, chosen[0]))]
+
     # -- screens ------------------------------------------------------------------------
     def header(self, ctx: Context) -> str:
         """BaseActivity.updateHeaderTitle, for the root (a folder inside keeps it)."""
@@ -132,7 +150,9 @@ class PickActivity(Browser):
             listing = self._grid(ctx, c, documents)
         else:
             listing = scroller(*(browser.list_row(ctx, c, d, self._opener(ctx, d),
-                                                  enabled=self.wanted(d)) for d in documents),
+                                                  self._long_press(d), enabled=self.wanted(d),
+                                                  checked=d.uri in self.selected)
+                                 for d in documents),
                                key=self._key(), cls="androidx.recyclerview.widget.RecyclerView",
                                id=fid("dir_list"), width=MATCH, height=MATCH,
                                padding=(0, 8, 0, 8))
@@ -152,7 +172,10 @@ class PickActivity(Browser):
         return f"files:pick:{self.root_key}:{len(self.stack)}"
 
     def _opener(self, ctx: Context, document: Document):
-        return lambda: self.open_document(ctx, document)
+        return lambda: self.tap(ctx, document)
+
+    def _long_press(self, document: Document):
+        return lambda: self.long_press(document)
 
     def _grid(self, ctx: Context, c: Colors, documents: list[Document]) -> View:
         """The photo-picking grid: folders first, two (or more) a row, then the files."""
@@ -189,13 +212,15 @@ class PickActivity(Browser):
                 gravity="center_vertical"),
             cls="android.widget.FrameLayout", id=fid("item_root"), width=MATCH, corner=8,
             border=c.divider, bg=c.background, clickable=True, focusable=True,
-            long_clickable=True, on_click=self._opener(ctx, document)))
+            long_clickable=True, on_click=self._opener(ctx, document),
+            on_long_click=self._long_press(document)))
 
     def _photo_cell(self, ctx: Context, c: Colors, document: Document, span: int,
                     side: float) -> View:
         """GridPhotoHolder (`item_photo_grid`): the square centre-cropped thumbnail; the item
         is described by the file's name and size. Another type shows its icon, greyed."""
         enabled = self.wanted(document)
+        checked = document.uri in self.selected
         image = document.mime.startswith("image/")
         size = native_digits(ctx.locale, roots.human_size(document.size))
         thumb = View(cls="com.android.documentsui.GridItemThumbnail", id=fid("icon_thumb"),
@@ -206,9 +231,13 @@ class PickActivity(Browser):
                       gravity="center")
         return _cell(span, frame(
             frame(thumb, cls="android.widget.FrameLayout", id=fid("thumbnail"), width=MATCH),
+            icon("check_circle", 32, icon_color=c.accent, icon_filled=True, cls="",
+                 gravity="end|top", margin=(0, 8, 8, 0)) if checked else None,
             cls="android.widget.LinearLayout", desc=f"{document.name}, {size}", width=MATCH,
             bg=c.divider, elevation=2, corner=2, clickable=enabled, focusable=True,
-            enabled=enabled, on_click=self._opener(ctx, document) if enabled else None))
+            long_clickable=enabled, enabled=enabled, selected=checked,
+            on_click=self._opener(ctx, document) if enabled else None,
+            on_long_click=self._long_press(document) if enabled else None))
 
 
 def _cell(span: int, item: View) -> View:

@@ -9,6 +9,13 @@ package) that B-MoCA's detector reads.
 MailActivityGmail shows the Primary inbox of a few messages of our own, the search bar
 (`open_search`, which turns into the `search_actionbar_query_text` field) and the compose
 button (`compose_button`).
+
+A long press on a conversation selects it (its avatar turns into a check, the row is
+`selected`) and the search bar becomes the selection's action bar: Done, the count, then
+Archive, Delete and Mark read (ids from AOSP UnifiedEmail's selection menu, which Gmail
+grew from: `archive`, `delete`, `read`); taps then select and unselect conversations, and
+Done, BACK or unselecting the last one leaves the mode. The actions are drawn but not
+simulated (the inbox is a fixed set of messages), as opening a conversation is not.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from dataclasses import dataclass
 
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.longpress import Action, action_bar, focus_field, toggled
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
 
@@ -73,6 +81,8 @@ class MailActivity(Activity):
         self.query: str | None = None
         """What the search field holds; None while the inbox shows its search bar."""
         self.composing = False
+        self.selected: tuple[int, ...] = ()
+        """The inbox rows selected by a long press (the action mode lasts while any is)."""
 
     def _open_search(self, ctx: Context) -> None:
         self.query = ""
@@ -92,6 +102,9 @@ class MailActivity(Activity):
             ctx.record.focus = gid("to")
 
     def on_back(self, ctx: Context) -> bool:
+        if self.selected:
+            self.selected = ()
+            return True
         if self.query is not None or self.composing:
             self._close(ctx)
             return True
@@ -99,6 +112,15 @@ class MailActivity(Activity):
 
     def _search_bar(self, ctx: Context, c: Colors) -> View:
         t = ctx.t
+        if self.selected:
+            return action_bar(
+                ctx, bar_id="", close_id=gid("action_mode_close_button"),
+                close_desc=t("gmail.done"), on_close=lambda: setattr(self, "selected", ()),
+                title=str(len(self.selected)), title_id=gid("action_bar_title"),
+                actions=[Action("archive", t("gmail.archive"), gid("archive"), None),
+                         Action("delete", t("gmail.delete"), gid("delete"), None),
+                         Action("drafts", t("gmail.mark_read"), gid("read"), None)],
+                bg=c.background, fg=c.secondary)
         if self.query is None:
             return row(
                 icon_button(ctx, "menu", t("gmail.open_drawer"), None, c.secondary),
@@ -117,16 +139,25 @@ class MailActivity(Activity):
             View(cls="android.widget.EditText", id=gid("search_actionbar_query_text"),
                  text=self.query, hint=t("gmail.search_in_mail"), text_size=16,
                  text_color=c.text, width=0, weight=1, height=48, clickable=True,
-                 focusable=True, on_text=on_text, ime_action="search",
+                 focusable=True, long_clickable=True, on_text=on_text,
+                 on_long_click=focus_field(ctx, gid("search_actionbar_query_text")),
+                 ime_action="search",
                  gravity="center_vertical", padding=(8, 0, 8, 0)),
             width=MATCH, height=56, bg=c.background, gravity="center_vertical")
 
     def _row(self, ctx: Context, c: Colors, index: int, mail: tuple) -> View:
         sender, subject, snippet, date = mail
+        checked = index in self.selected
         avatar = frame(text(sender[0], text_size=18, text_color=(255, 255, 255),
-                            gravity="center"), width=40, height=40, corner=20,
-                       bg=((66, 133, 244), (15, 157, 88), (244, 180, 0), (171, 71, 188))[index % 4],
+                            gravity="center", visible=not checked),
+                       width=40, height=40, corner=20,
+                       bg=(26, 115, 232) if checked else
+                       ((66, 133, 244), (15, 157, 88), (244, 180, 0), (171, 71, 188))[index % 4],
+                       icon="check" if checked else None, icon_color=(255, 255, 255),
                        margin=(16, 0, 16, 0), gravity="center")
+
+        def select() -> None:
+            self.selected = toggled(self.selected, index)
         return row(
             avatar,
             column(row(text(sender, text_size=16, font_weight=700, text_color=c.text, width=0,
@@ -138,6 +169,9 @@ class MailActivity(Activity):
                         max_lines=1),
                    width=0, weight=1),
             cls="android.view.View", width=MATCH, height=88, clickable=True,
+            long_clickable=True, selected=checked,
+            bg=(26, 115, 232, 30) if checked else None,
+            on_click=select if self.selected else None, on_long_click=select,
             gravity="center_vertical", id=gid("viewified_conversation_item_view"))
 
     def _compose_screen(self, ctx: Context, c: Colors) -> View:

@@ -26,6 +26,7 @@ from bmoca.sim.apps.google.model import (
     gid,
     remember,
 )
+from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, icon, row, scroller, spacer, text
 
@@ -72,8 +73,9 @@ class QueryEntryActivity(Activity):
                   View(cls="android.widget.EditText", id=SEARCH_BOX, text=self.query,
                        hint=ctx.t("google.search_hint"), text_size=18, text_color=fg,
                        width=0, weight=1, height=48, clickable=True, focusable=True,
-                       on_text=on_text, on_submit=submit, ime_action="search",
-                       on_click=self._type, gravity="center_vertical",
+                       long_clickable=True, on_text=on_text, on_submit=submit,
+                       on_long_click=focus_field(ctx, SEARCH_BOX, then=self._type),
+                       ime_action="search", on_click=self._type, gravity="center_vertical",
                        padding=(8, 0, 8, 0)),
                   icon("mic", 24, icon_color=(66, 133, 244), icon_filled=True,
                        cls="android.widget.ImageView", desc=ctx.t("google.voice_search"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, frame, icon, row, text
 
@@ -87,7 +88,9 @@ class MapsActivity(Activity):
                       View(cls="android.widget.EditText", id=mid("search_omnibox_edit_text"),
                            text=self.query, hint=t("maps.search_here"), text_size=16,
                            text_color=fg, width=0, weight=1, height=48, clickable=True,
-                           focusable=True, on_text=on_text, ime_action="search",
+                           focusable=True, long_clickable=True, on_text=on_text,
+                           on_long_click=focus_field(ctx, mid("search_omnibox_edit_text")),
+                           ime_action="search",
                            gravity="center_vertical"),
                       height=56, bg=surface, elevation=3, gravity="center_vertical")
         explore = row(icon("explore", 20, icon_color=(26, 115, 232), cls="",

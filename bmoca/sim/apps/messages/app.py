@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from bmoca.formats.phone_numbers import number_direction
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button, ime_inset, letter_tile
+from bmoca.sim.apps.longpress import Action, action_bar, focus_field, toggled
+from bmoca.sim.apps.settings.app import dialog_card
 from bmoca.sim.system import contacts as store
 from bmoca.sim.system import telephony
 from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent
@@ -112,11 +114,28 @@ def _title(value: str, c: Colors, view_id: str = "", size: float = 20) -> View:
 
 
 class ConversationListActivity(Activity):
+    """The conversation list. A long press on a conversation selects it instead of opening
+    it (as Bugle's MultiSelectActionModeCallback): the row shows a check on its avatar and
+    the toolbar becomes the selection's action bar (close, the count, Archive, Delete).
+    Taps then select and unselect conversations; unselecting the last one, the close
+    button or BACK leaves the mode. Delete asks first ("Delete this conversation?") and
+    deletes the selected conversations and their messages. Archive is drawn but not
+    simulated (the simulator has no Archived view to bring them back from)."""
+
     def __init__(self, intent: Intent):
         super().__init__(intent)
         self.query: str | None = None
+        self.selected: tuple[int, ...] = ()
+        """The thread ids selected (the selection mode lasts while any is)."""
+        self.confirm_delete = False
 
     def on_back(self, ctx: Context) -> bool:
+        if self.confirm_delete:
+            self.confirm_delete = False
+            return True
+        if self.selected:
+            self.selected = ()
+            return True
         if self.query is not None:
             self.query = None
             return True
@@ -134,7 +153,9 @@ class ConversationListActivity(Activity):
     def build(self, ctx: Context) -> View:
         c = colors(ctx)
         t = ctx.t
-        if self.query is None:
+        if self.selected:
+            bar = self._selection_bar(ctx, c)
+        elif self.query is None:
             bar = _toolbar(
                 frame(cls="", width=12, height=48),
                 _title(t(f"app.{PACKAGE}"), c, size=22),
@@ -152,7 +173,8 @@ class ConversationListActivity(Activity):
                             lambda: setattr(self, "query", None), c.secondary),
                 View(cls="android.widget.EditText", id=mid("search_src_text"), text=self.query,
                      hint=t("messages.search_hint"), text_size=18, text_color=c.text, width=0,
-                     weight=1, height=48, clickable=True, focusable=True, on_text=on_text,
+                     weight=1, height=48, clickable=True, focusable=True, long_clickable=True,
+                     on_text=on_text, on_long_click=focus_field(ctx, mid("search_src_text")),
                      ime_action="search", gravity="center_vertical", padding=(8, 0, 8, 0)),
                 c=c)
         rows = [self._row(ctx, c, thread) for thread in self._threads(ctx)]
@@ -163,7 +185,7 @@ class ConversationListActivity(Activity):
             scroller(*rows, key="conversations", cls="androidx.recyclerview.widget.RecyclerView",
                      id=mid("conversation_list"), width=MATCH, height=MATCH,
                      padding=(0, 4, 0, 88)),
-            self._fab(ctx, c) if self.query is None else None,
+            self._fab(ctx, c) if self.query is None and not self.selected else None,
             cls="android.widget.FrameLayout", width=MATCH, height=0, weight=1)
         return column(bar, body, width=MATCH, height=MATCH, bg=c.background)
 
@@ -183,8 +205,13 @@ class ConversationListActivity(Activity):
         if thread.last_type == telephony.TYPE_SENT:
             snippet = ctx.t("messages.you", snippet=snippet)
         weight = 400 if thread.read else 700
+        checked = thread.id in self.selected
+        avatar = View(cls="android.widget.ImageView", id=mid("conversation_icon"), width=48,
+                      height=48, corner=24, bg=c.accent, icon="check", icon_color=c.on_accent,
+                      icon_size=28, gravity="center_vertical") if checked else \
+            letter_tile(name, name, 48, mid("conversation_icon"), text_size=20)
         return row(
-            letter_tile(name, name, 48, mid("conversation_icon"), text_size=20),
+            avatar,
             column(
                 row(text(name, id=mid("conversation_name"), text_size=16, font_weight=weight,
                          text_color=c.text, width=0, weight=1,
@@ -200,9 +227,50 @@ class ConversationListActivity(Activity):
                 gravity="center_vertical", margin=(16, 0, 0, 0)),
             cls="android.widget.FrameLayout", id=mid("swipeableContainer"), height=76,
             padding=(16, 0, 16, 0), clickable=True, focusable=True, long_clickable=True,
-            gravity="center_vertical",
-            on_click=lambda: ctx.start_activity(Intent(
-                component=(PACKAGE, CONVERSATION), extras={"conversation_id": thread.id})))
+            gravity="center_vertical", selected=checked,
+            bg=(c.accent[0], c.accent[1], c.accent[2], 36) if checked else None,
+            on_click=lambda: self._tap(ctx, thread.id),
+            on_long_click=lambda: setattr(self, "selected", toggled(self.selected, thread.id)))
+
+    def _tap(self, ctx: Context, thread_id: int) -> None:
+        """A tap opens the conversation, or in the selection mode selects or unselects it."""
+        if self.selected:
+            self.selected = toggled(self.selected, thread_id)
+            return
+        ctx.start_activity(Intent(component=(PACKAGE, CONVERSATION),
+                                  extras={"conversation_id": thread_id}))
+
+    def _selection_bar(self, ctx: Context, c: Colors) -> View:
+        t = ctx.t
+
+        def ask_delete() -> None:
+            self.confirm_delete = True
+
+        return action_bar(
+            ctx, bar_id=mid("toolbar"), close_id="", close_desc=t("messages.navigate_up"),
+            on_close=lambda: setattr(self, "selected", ()), title=str(len(self.selected)),
+            title_id="", close_glyph="arrow_back",
+            actions=[Action("archive", t("messages.archive"), mid("action_archive"), None),
+                     Action("delete", t("messages.delete"), mid("action_delete"), ask_delete)],
+            bg=c.background, fg=c.secondary)
+
+    def dialog(self, ctx: Context) -> View | None:
+        """The deletion's confirmation (DeleteConversationConfirmation's title and buttons)."""
+        if not (self.confirm_delete and self.selected):
+            return None
+        t = ctx.t
+
+        def cancel() -> None:
+            self.confirm_delete = False
+
+        def delete() -> None:
+            telephony.delete_threads(ctx.system.state.vfs, self.selected, now_ms(ctx))
+            self.confirm_delete, self.selected = False, ()
+
+        many = len(self.selected) > 1
+        return dialog_card(ctx, t("messages.delete_many" if many else "messages.delete_one"),
+                           "", [("button2", t("messages.cancel"), cancel),
+                                ("button1", t("messages.delete"), delete)])
 
     def _fab(self, ctx: Context, c: Colors) -> View:
         label = ctx.t("messages.start_chat")
@@ -309,7 +377,9 @@ class ConversationActivity(Activity):
             View(cls="android.widget.MultiAutoCompleteTextView", id=mid("recipient_text_view"),
                  text=self.recipient, hint=t("messages.recipient_hint"), text_size=16,
                  text_color=c.text, width=0, weight=1, height=48, clickable=True,
-                 focusable=True, on_text=on_text, on_submit=lambda: self._submit_recipient(ctx),
+                 focusable=True, long_clickable=True, on_text=on_text,
+                 on_long_click=focus_field(ctx, mid("recipient_text_view")),
+                 on_submit=lambda: self._submit_recipient(ctx),
                  gravity="center_vertical", padding=(4, 0, 8, 0)),
             height=56, gravity="center_vertical", bg=c.background)
         rows: list[View] = []
@@ -393,7 +463,9 @@ class ConversationActivity(Activity):
             View(cls="android.widget.EditText", id=mid("compose_message_text"), text=self.draft,
                  hint=t("messages.compose_hint"), text_size=16, text_color=c.text, width=0,
                  weight=1, height=48, corner=24, bg=c.field, clickable=True, focusable=True,
-                 long_clickable=True, on_text=on_text, gravity="center_vertical",
+                 long_clickable=True, on_text=on_text,
+                 on_long_click=focus_field(ctx, mid("compose_message_text")),
+                 gravity="center_vertical",
                  padding=(16, 0, 16, 0), max_lines=4),
             frame(icon("send", 24, icon_color=c.accent if can_send else c.secondary,
                        gravity="center", icon_filled=True, cls=""),

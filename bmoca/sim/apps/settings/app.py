@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bmoca.formats import apps as app_table
 from bmoca.sim.apps.base import Activity, App, Context
+from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.apps.settings.pages import PAGES, TOP_LEVEL, Page, Pref, SettingsData, all_searchable
 from bmoca.sim.apps.systemui.app import seekbar
 from bmoca.sim.i18n import LOCALES, strings
@@ -320,13 +321,17 @@ def app_bar(ctx: Context, title: str, on_up) -> View:
 
 
 def dialog_card(ctx: Context, title: str, message: str, buttons: list[tuple[str, str, object]]) -> View:
+    """An AlertDialog: the title and the message (either may be "": not shown), the
+    buttons at the end, as (android:id/button1..3 suffix, label, handler)."""
     theme = ctx.theme
     surface = (255, 255, 255) if not theme.dark else (48, 49, 52)
     return column(
         text(title, id="android:id/alertTitle", text_size=20, font_weight=500, text_color=theme.text,
-             width=MATCH, max_lines=2),
-        text(message, id="android:id/message", text_size=16, text_color=theme.text_secondary,
-             width=MATCH, max_lines=8, margin=(0, 16, 0, 0)),
+             width=MATCH, max_lines=2) if title else None,
+        text(message, id="android:id/message", text_size=16,
+             text_color=theme.text_secondary if title else theme.text,
+             width=MATCH, max_lines=8, margin=(0, 16 if title else 0, 0, 0))
+        if message else None,
         row(spacer(weight=1), *[
             View(cls="android.widget.Button", id=f"android:id/{bid}", text=label.upper(),
                  text_size=14, font_weight=500, text_color=theme.accent, width=WRAP, height=48,
@@ -666,7 +671,9 @@ class LocalePicker(SettingsActivity):
                 View(cls="android.widget.EditText", id="android:id/search_src_text",
                      text=self.query, hint=ctx.t("settings.search"), text_size=18,
                      text_color=theme.text, width=0, weight=1, clickable=True, focusable=True,
-                     on_text=on_text, ime_action="search", gravity="center_vertical"),
+                     long_clickable=True, on_text=on_text,
+                     on_long_click=focus_field(ctx, "android:id/search_src_text"),
+                     ime_action="search", gravity="center_vertical"),
                 cls="android.view.ViewGroup", id=sid("action_bar"), height=56,
                 bg=page_background(ctx), gravity="center_vertical")
         return column(bar, settings_list(ctx, *rows, key="locales", cls="android.widget.ListView",
@@ -724,7 +731,8 @@ class SearchActivity(SettingsActivity):
                  on_click=ctx.finish),
             View(cls="android.widget.EditText", id="android:id/search_src_text", text=self.query,
                  hint=ctx.t("settings.search_settings"), text_size=18, text_color=theme.text,
-                 width=0, weight=1, clickable=True, focusable=True, on_text=on_text,
+                 width=0, weight=1, clickable=True, focusable=True, long_clickable=True,
+                 on_text=on_text, on_long_click=focus_field(ctx, "android:id/search_src_text"),
                  ime_action="search", gravity="center_vertical"),
             cls="android.view.ViewGroup", id=sid("search_toolbar"), height=56, bg=theme.surface,
             corner=8, margin=(8, 8, 8, 8), gravity="center_vertical")

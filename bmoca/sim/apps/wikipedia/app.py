@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.apps.wikipedia import model
 from bmoca.sim.apps.wikipedia.configure import CONFIGURE, ConfigureActivity
 from bmoca.sim.apps.wikipedia.model import PACKAGE, colors, wid
@@ -217,7 +218,9 @@ class MainActivity(Activity):
                     View(cls="android.widget.EditText", id=wid("search_src_text"),
                          text=self.query, hint=ctx.t("wiki.search_hint"), text_size=18,
                          text_color=c.text, width=0, weight=1, height=48, clickable=True,
-                         focusable=True, on_text=on_text, ime_action="search",
+                         focusable=True, long_clickable=True, on_text=on_text,
+                         on_long_click=focus_field(ctx, wid("search_src_text")),
+                         ime_action="search",
                          gravity="center_vertical", padding=(8, 0, 8, 0)),
                     cls="android.view.ViewGroup", id=wid("search_toolbar"), width=MATCH,
                     height=56, bg=c.background, gravity="center_vertical")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, View, column, frame, row, scroller, text
 
@@ -136,7 +137,9 @@ class HomeActivity(Activity):
                       View(cls="android.widget.EditText", id=yid("search_edit_text"),
                            text=self.query, hint=t("youtube.search_hint"), text_size=16,
                            text_color=fg, width=0, weight=1, height=40, clickable=True,
-                           focusable=True, on_text=on_text, ime_action="search",
+                           focusable=True, long_clickable=True, on_text=on_text,
+                           on_long_click=focus_field(ctx, yid("search_edit_text")),
+                           ime_action="search",
                            gravity="center_vertical", padding=(8, 0, 8, 0)),
                       height=48, bg=bg, gravity="center_vertical")
         videos = [v for v in VIDEOS if not self.query or self.query.lower() in v[0].lower()]
