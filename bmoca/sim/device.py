@@ -365,7 +365,17 @@ class SimDevice(Device):
                 return
 
     def _hit(self, root: View, x: int, y: int, long: bool, record=None) -> None:
-        target = hit_test(root, x, y)
+        """A tap, or a touch held past the long-press timeout, on the top-most view there.
+
+        Android 10's View.onTouchEvent: only a long-clickable view posts CheckForLongPress;
+        when it fires, the view's OnLongClickListener (or its context menu, or a text
+        selection) takes the gesture and the lift performs no click. A view that is not
+        long-clickable posts nothing, so a long hold on it is a click on release. Here a
+        long press on a long-clickable view runs its `on_long_click` and never its
+        `on_click` (a long-clickable view without a modelled handler consumes the press and
+        shows nothing); on any other view it is a tap."""
+        want = _takes_long_press if long else None
+        target = hit_test(root, x, y, want)
         if target is None:
             return
         if target.on_text is not None and record is not None:
@@ -375,6 +385,8 @@ class SimDevice(Device):
             return
         if long and target.on_long_click is not None:
             target.on_long_click()
+        elif long and target.long_clickable:
+            return
         elif target.on_click is not None:
             target.on_click()
         elif target.on_drag is not None:
@@ -646,6 +658,12 @@ def hit_test(root: View, x: int, y: int, want=None) -> View | None:
 def _takes_touches(v: View) -> bool:
     return v.enabled and (v.on_click is not None or v.on_long_click is not None
                           or v.on_text is not None or v.on_drag is not None)
+
+
+def _takes_long_press(v: View) -> bool:
+    """A long press's target: a view that takes touches, or an enabled long-clickable one
+    (it consumes the press even where the simulator models no handler for it)."""
+    return _takes_touches(v) or (v.enabled and v.long_clickable)
 
 
 def _box_distance(box, x: int, y: int) -> int:

@@ -28,6 +28,9 @@ from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, row, scroller, t
 
 MAIN = "com.google.android.apps.chrome.Main"
 TABBED = "org.chromium.chrome.browser.ChromeTabbedActivity"
+LAUNCHER_SHORTCUT = "org.chromium.chrome.browser.LauncherShortcutActivity"
+ACTION_OPEN_NEW_TAB = "chromium.shortcut.action.OPEN_NEW_TAB"
+ACTION_OPEN_NEW_INCOGNITO_TAB = "chromium.shortcut.action.OPEN_NEW_INCOGNITO_TAB"
 MENU_ITEMS = ("new_tab", "new_incognito_tab", "bookmarks", "recent_tabs", "history",
               "downloads", "share", "find_in_page", "add_to_home", "desktop_site", "settings",
               "help")
@@ -47,6 +50,33 @@ class ChromeLauncher(Activity):
         ctx.start_activity(Intent(action=intent.action, flags=intent.flags,
                                   component=(PACKAGE, TABBED),
                                   extras={"com.android.chrome.invoked_from_launcher": True}))
+        ctx.finish()
+
+    def build(self, ctx: Context) -> View:
+        return frame(width=MATCH, height=MATCH, bg=colors(ctx, False).background)
+
+
+class LauncherShortcut(Activity):
+    """`LauncherShortcutActivity`, which Chrome's launcher shortcuts start: "New tab" (its
+    manifest's `new-tab-shortcut`) and "New incognito tab" (the dynamic
+    `dynamic-new-incognito-tab-shortcut` it publishes once it has run). The real trampoline
+    hands a VIEW of the new-tab page to ChromeLauncherActivity, which opens it in a new
+    (incognito) tab of ChromeTabbedActivity; here it opens the tab itself and shows the
+    tabbed activity (the running one, singleTask, with its menu and switcher closed, or a
+    new one), then finishes. Any other action is dropped, as the real one drops it."""
+
+    def on_create(self, ctx: Context) -> None:
+        action = self.intent.action
+        if action in (ACTION_OPEN_NEW_TAB, ACTION_OPEN_NEW_INCOGNITO_TAB):
+            data: ChromeData = ctx.data
+            data.new_tab(incognito=action == ACTION_OPEN_NEW_INCOGNITO_TAB)
+            task = ctx.system.state.am.task_for(PACKAGE)
+            running = [r.activity for r in (task.records if task else []) if r.cls == TABBED]
+            if running:
+                running[-1].menu = running[-1].switcher = False
+            else:
+                ctx.start_activity(Intent(action="android.intent.action.VIEW", data=NTP,
+                                          component=(PACKAGE, TABBED)))
         ctx.finish()
 
     def build(self, ctx: Context) -> View:
@@ -288,7 +318,8 @@ class ChromeApp(App):
     package = PACKAGE
     label_key = f"app.{PACKAGE}"
     uid = 10111
-    activities = {MAIN: ChromeLauncher, TABBED: ChromeTabbedActivity, HISTORY: HistoryActivity}
+    activities = {MAIN: ChromeLauncher, TABBED: ChromeTabbedActivity, HISTORY: HistoryActivity,
+                  LAUNCHER_SHORTCUT: LauncherShortcut}
 
     def initial_data(self) -> ChromeData:
         return ChromeData()

@@ -1,6 +1,7 @@
-"""Clock's `HandleApiCalls`: the public AlarmClock intents other apps (and `am start`) use.
+"""Clock's `HandleApiCalls` (the public AlarmClock intents other apps, `am start` and its
+launcher shortcuts use) and `HandleShortcuts` (its stopwatch shortcut).
 
-Only `android.intent.action.SET_ALARM` is handled, as AOSP DeskClock's
+`android.intent.action.SET_ALARM` is handled as AOSP DeskClock's
 HandleApiCalls.handleSetAlarm does on Android 10 (Google Clock 6.x behaves the same):
 
 - no HOUR extra: open the Alarm tab with the time picker of a new alarm;
@@ -11,6 +12,12 @@ HandleApiCalls.handleSetAlarm does on Android 10 (Google Clock 6.x behaves the s
 
 DAYS holds java.util.Calendar day numbers (SUNDAY = 1 .. SATURDAY = 7), e.g.
 `--eial android.intent.extra.alarm.DAYS 2,3,4,5,6`.
+
+`android.intent.action.SET_TIMER` without a LENGTH (the "Create new timer" shortcut) opens
+the Timer tab's setup, as handleSetTimer does; a timer of a given LENGTH is not modelled
+(the Timer tab opens all the same). `HandleShortcuts` takes the stopwatch shortcut's
+START_STOPWATCH / PAUSE_STOPWATCH: it starts or pauses the stopwatch, logging
+`Events: [Stopwatch] [Start] [Shortcut]`, and opens the Stopwatch tab.
 """
 
 from __future__ import annotations
@@ -21,7 +28,14 @@ from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, View, frame
 
 ACTION_SET_ALARM = "android.intent.action.SET_ALARM"
+ACTION_SET_TIMER = "android.intent.action.SET_TIMER"
+ACTION_START_STOPWATCH = "com.android.deskclock.action.START_STOPWATCH"
+ACTION_PAUSE_STOPWATCH = "com.android.deskclock.action.PAUSE_STOPWATCH"
 HANDLE_API_CALLS = "com.android.deskclock.HandleApiCalls"
+HANDLE_SHORTCUTS = "com.android.deskclock.HandleShortcuts"
+EXTRA_EVENT_LABEL = "com.android.deskclock.extra.EVENT_LABEL"
+TIMER_SETUP = "com.android.deskclock.action.TIMER_SETUP"
+"""TimerFragment.createTimerSetupIntent's extra (the Timer tab, showing its setup)."""
 EXTRA = "android.intent.extra.alarm."
 SCROLL_TO_ALARM = "deskclock.scroll.to.alarm"
 CREATE_NEW = "deskclock.create.new"
@@ -76,12 +90,28 @@ class HandleApiCalls(Activity):
                 self._show(ctx, model.ACTION_SHOW_ALARMS, model.ACTIVITY, {SCROLL_TO_ALARM: alarm_id})
             elif not has_hour:
                 self._show(ctx, model.ACTION_SHOW_ALARMS, model.ACTIVITY, {CREATE_NEW: True})
+        elif self.intent.action == ACTION_SET_TIMER:
+            self._show(ctx, None, model.ACTIVITY, {TIMER_SETUP: True})
         ctx.finish()
 
     @staticmethod
-    def _show(ctx: Context, action: str, activity: str, extras: dict) -> None:
+    def _show(ctx: Context, action: str | None, activity: str, extras: dict) -> None:
         ctx.start_activity(Intent(action=action, flags=0x10000000,
                                   component=(model.PACKAGE, activity), extras=extras))
 
     def build(self, ctx: Context) -> View:
         return frame(width=MATCH, height=MATCH)
+
+
+class HandleShortcuts(HandleApiCalls):
+    """The stopwatch shortcut's trampoline: start or pause, then the Stopwatch tab."""
+
+    def on_create(self, ctx: Context) -> None:
+        action = self.intent.action
+        if action in (ACTION_START_STOPWATCH, ACTION_PAUSE_STOPWATCH):
+            if action == ACTION_START_STOPWATCH:
+                model.stopwatch_start(ctx, label="Shortcut")
+            else:
+                model.stopwatch_pause(ctx, label="Shortcut")
+            self._show(ctx, action, model.ACTIVITY, {})
+        ctx.finish()

@@ -26,11 +26,17 @@ from bmoca.formats.weekdays import week
 from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.clock import model
 from bmoca.sim.apps.clock.api import (
+    ACTION_PAUSE_STOPWATCH,
     ACTION_SET_ALARM,
+    ACTION_SET_TIMER,
+    ACTION_START_STOPWATCH,
     CREATE_NEW,
     HANDLE_API_CALLS,
+    HANDLE_SHORTCUTS,
     SCROLL_TO_ALARM,
+    TIMER_SETUP,
     HandleApiCalls,
+    HandleShortcuts,
 )
 from bmoca.sim.apps.clock.picker import AMPM_FIRST, Picker, PickerState
 from bmoca.sim.apps.longpress import focus_field
@@ -42,7 +48,7 @@ PACKAGE = model.PACKAGE
 ACTIVITY = model.ACTIVITY
 TAB_CLASS = "rk"
 """The tab items' class as uiautomator reports it (ProGuard-renamed in Google Clock)."""
-ACTION_START_STOPWATCH = "com.android.deskclock.action.START_STOPWATCH"
+SCREENSAVER = "com.android.deskclock.ScreensaverActivity"
 ACTION_SHOW_ALARMS = model.ACTION_SHOW_ALARMS
 TAB_ICONS = {"alarm": "alarm", "clock": "schedule", "timer": "hourglass_empty",
              "stopwatch": "timer"}
@@ -120,9 +126,12 @@ class DeskClock(Activity):
     def on_create(self, ctx: Context) -> None:
         data = model.load(ctx)
         action = self.intent.action
-        if action == ACTION_START_STOPWATCH:
+        if action in (ACTION_START_STOPWATCH, ACTION_PAUSE_STOPWATCH):
             data.tab = "stopwatch"
-            model.stopwatch_start(ctx, label="Intent")
+            if action == ACTION_START_STOPWATCH:  # a no-op after HandleShortcuts started it
+                model.stopwatch_start(ctx, label="Intent")
+        elif self.intent.extras.get(TIMER_SETUP):
+            data.tab = "timer"
         elif action == ACTION_SHOW_ALARMS:
             data.tab = "alarm"
             if SCROLL_TO_ALARM in self.intent.extras:  # from HandleApiCalls
@@ -397,21 +406,8 @@ class DeskClock(Activity):
 
     # -- other pages --------------------------------------------------------------------------
     def _clock_page(self, ctx: Context, data: model.ClockData) -> View:
-        now = ctx.now()
-        names = week(ctx.locale)
-        month = ctx.t(f"date.month_short.{now.month}")
-        day = native_digits(ctx.locale, str(now.day))
-        short = ctx.t("format.glance_date", weekday=names.short[now.weekday()], month=month,
-                      day=day)
-        full = ctx.t("format.glance_date", weekday=names.full[now.weekday()], month=month,
-                     day=day)
-        shown = format_time(ctx, now.hour, now.minute)
         return column(
-            text(shown, cls="android.widget.TextView", id=cid("digital_clock"), desc=shown,
-                 text_size=56, font_weight=300, text_color=COLORS["text"],
-                 gravity="center_horizontal", margin=(0, 32, 0, 0)),
-            text(short.upper(), id=cid("date"), desc=full, text_size=14,
-                 text_color=COLORS["muted"], gravity="center_horizontal", margin=(0, 4, 0, 16)),
+            *time_and_date(ctx, COLORS["text"], COLORS["muted"]),
             View(cls="", height=1, width=MATCH, bg=COLORS["divider"], margin=(16, 8, 16, 0)),
             View(cls="androidx.recyclerview.widget.RecyclerView", id=cid("cities"), width=MATCH,
                  height=0, weight=1),
@@ -584,13 +580,51 @@ class DeskClock(Activity):
                      on_click=close)
 
 
+def time_and_date(ctx: Context, time_color, date_color) -> tuple[View, View]:
+    """The digital clock and the date under it (the Clock tab's, the screen saver's)."""
+    now = ctx.now()
+    names = week(ctx.locale)
+    month = ctx.t(f"date.month_short.{now.month}")
+    day = native_digits(ctx.locale, str(now.day))
+    short = ctx.t("format.glance_date", weekday=names.short[now.weekday()], month=month,
+                  day=day)
+    full = ctx.t("format.glance_date", weekday=names.full[now.weekday()], month=month, day=day)
+    shown = format_time(ctx, now.hour, now.minute)
+    return (text(shown, cls="android.widget.TextView", id=cid("digital_clock"), desc=shown,
+                 text_size=56, font_weight=300, text_color=time_color,
+                 gravity="center_horizontal", margin=(0, 32, 0, 0)),
+            text(short.upper(), id=cid("date"), desc=full, text_size=14, text_color=date_color,
+                 gravity="center_horizontal", margin=(0, 4, 0, 16)))
+
+
+class ScreensaverActivity(Activity):
+    """`ScreensaverActivity` (the "Screen saver" launcher shortcut): the time and the date,
+    dimmed, on black over the whole screen (`saver_container` → `main_clock`); its
+    onUserInteraction finishes it, so any touch, swipe or key ends it."""
+
+    fullscreen = True
+    bar_color = (0, 0, 0)
+
+    def build(self, ctx: Context) -> View:
+        clock = column(*time_and_date(ctx, (160, 160, 160), (120, 120, 120)),
+                       cls="android.widget.LinearLayout", id=cid("main_clock"), width=WRAP,
+                       height=WRAP, gravity="center")
+        return frame(clock, id=cid("saver_container"), width=MATCH, height=MATCH,
+                     bg=(0, 0, 0), on_click=ctx.finish)
+
+    def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:
+        ctx.finish()
+        return True
+
+
 class ClockApp(App):
     package = PACKAGE
     label_key = f"app.{PACKAGE}"
     uid = 10105
-    activities = {ACTIVITY: DeskClock, HANDLE_API_CALLS: HandleApiCalls}
+    activities = {ACTIVITY: DeskClock, HANDLE_API_CALLS: HandleApiCalls,
+                  HANDLE_SHORTCUTS: HandleShortcuts, SCREENSAVER: ScreensaverActivity}
     intent_actions = {ACTION_SHOW_ALARMS: ACTIVITY, ACTION_START_STOPWATCH: ACTIVITY,
-                      ACTION_SET_ALARM: HANDLE_API_CALLS}
+                      ACTION_SET_ALARM: HANDLE_API_CALLS, ACTION_SET_TIMER: HANDLE_API_CALLS}
 
     def initial_data(self) -> model.ClockData:
         return model.ClockData()

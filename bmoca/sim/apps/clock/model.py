@@ -311,13 +311,13 @@ def stopwatch_start(ctx: Context, label: str = "Tap") -> None:
     event(ctx, "Stopwatch", "Start", label)
 
 
-def stopwatch_pause(ctx: Context) -> None:
+def stopwatch_pause(ctx: Context, label: str = "Tap") -> None:
     sw = data_of(ctx).stopwatch
     if not sw.running:
         return
     sw.accumulated_ms = sw.elapsed(ctx.system.state.clock.now_ms)
     sw.running = False
-    event(ctx, "Stopwatch", "Pause")
+    event(ctx, "Stopwatch", "Pause", label)
 
 
 def stopwatch_reset(ctx: Context) -> None:

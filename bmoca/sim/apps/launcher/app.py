@@ -11,6 +11,14 @@ from bmoca.sim.apps.base import Activity, App, Context, Swipe
 from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
 from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search, start_voice_search
 from bmoca.sim.apps.launcher.grid import GridProfile, cell_width, grid_profile, icon_dp
+from bmoca.sim.apps.launcher.popup import (
+    Frame,
+    IconPopup,
+    TaskMenu,
+    icon_popup,
+    popup_views,
+    task_menu_views,
+)
 from bmoca.sim.apps.systemui.state import pull_shade
 from bmoca.sim.render.widgets import draw_assistant, draw_google_g
 from bmoca.sim.system.intent import Intent
@@ -91,6 +99,10 @@ class LauncherActivity(Activity):
         super().__init__(intent)
         self.mode = "home"
         self.query = ""
+        self.popup: IconPopup | None = None
+        """The open shortcuts popup (popup.py), if any."""
+        self.task_menu: TaskMenu | None = None
+        """Overview's open task menu, if any."""
 
     def light_bars(self, night: bool) -> bool | None:
         return self.mode == "drawer" and not night
@@ -98,16 +110,27 @@ class LauncherActivity(Activity):
     def on_home(self, ctx: Context) -> None:
         self.mode = "home"
         self.query = ""
+        self.close_menus()
         if ctx.record is not None:
             ctx.record.scroll.offsets.clear()
             ctx.record.focus = None
 
+    def close_menus(self) -> None:
+        """AbstractFloatingView.closeAllOpenViews: the shortcuts popup and the task menu."""
+        self.popup = None
+        self.task_menu = None
+
     def on_back(self, ctx: Context) -> bool:
-        if self.mode != "home":
+        if self.popup is not None or self.task_menu is not None:
+            self.close_menus()  # BACK closes the floating view first, then the mode
+        elif self.mode != "home":
             self.on_home(ctx)
         return True
 
     def on_swipe(self, ctx: Context, swipe: Swipe) -> bool:
+        if self.popup is not None or self.task_menu is not None:
+            self.close_menus()
+            return True
         if self.mode == "home" and swipe.direction == "up":
             self.mode = "drawer"
             return True
@@ -121,10 +144,44 @@ class LauncherActivity(Activity):
 
     def build(self, ctx: Context) -> View:
         if self.mode == "drawer":
-            return self._drawer(ctx)
+            root = self._drawer(ctx)
+            self._float(ctx, root, 0)
+            return root
         if self.mode == "overview":
-            return self._overview(ctx)
-        return self._home(ctx)
+            root = self._overview(ctx)
+            self._float(ctx, root, 24)
+            return root
+        root = self._home(ctx)
+        self._float(ctx, root, 0)
+        return root
+
+    def _float(self, ctx: Context, layer: View, top_dp: float) -> None:
+        """Add the open floating view (popup or task menu) to `layer`, on top of it."""
+        if self.popup is None and self.task_menu is None:
+            return
+        system = ctx.system
+        width, height = system.screen_px()
+        scale = system.density / 160
+        frame_ = Frame(width, height, scale, ctx.rtl, round(top_dp * scale))
+        if self.popup is not None:
+            popup = self.popup
+
+            def launch() -> None:
+                self.close_menus()
+                ctx.start_activity(Intent.launcher(popup.package, popup.activity,
+                                                   bounds=popup.cell))
+            layer.add(*popup_views(ctx, popup, frame_, self.close_menus, launch))
+        elif self.task_menu is not None and self.mode == "overview":
+            layer.add(*task_menu_views(ctx, self.task_menu, frame_, self.close_menus))
+
+    def _long_press(self, ctx: Context, view: View, package: str, activity: str):
+        """An app icon's OnLongClickListener (ItemLongClickListener): the shortcuts popup."""
+        read = icon_popup(view, package, activity, ctx.system.density / 160)
+
+        def show() -> None:
+            self.task_menu = None
+            self.popup = read()
+        return show
 
     # -- home ---------------------------------------------------------------------
     def _home(self, ctx: Context) -> View:
@@ -219,6 +276,7 @@ class LauncherActivity(Activity):
         clip = clip_of(view)
         view.on_click = lambda: ctx.start_activity(Intent.launcher(package, activity,
                                                                    bounds=clip()))
+        view.on_long_click = self._long_press(ctx, view, package, activity)
         return view
 
     def _g_icon(self, ctx: Context) -> View:
@@ -273,6 +331,7 @@ class LauncherActivity(Activity):
                             text_color=theme.text, align="center", clickable=True,
                             long_clickable=True, focusable=True)
                 view.on_click = self._launch(ctx, info, view)
+                view.on_long_click = self._long_press(ctx, view, info.package, info.activity)
                 cells.append(view)
             rows.append(row(*cells, cls="", height=WRAP))
         if not rows:
@@ -345,18 +404,29 @@ class LauncherActivity(Activity):
                      padding=(0, 24, 0, 48))
 
     def _task_card(self, ctx: Context, task_id: int, package: str, w: float, h: float) -> View:
+        """A TaskView: a tap resumes the task; its icon, tapped or long-pressed, opens the
+        task menu (TaskView.onTaskDataLoaded); a long press elsewhere on the card does not
+        resume it."""
         system = ctx.system
         name = ctx.t(f"app.{package}")
+        icon_view = View(cls="android.view.View", id=_id("icon"), width=48, height=48,
+                         image=f"app:{package}", icon_size=48, gravity="center_horizontal",
+                         margin=(0, -24, 0, 0), clickable=True, long_clickable=True)
         card = frame(
             View(cls="android.view.View", id=_id("snapshot"), width=MATCH, height=MATCH,
                  bg=ctx.theme.background, corner=8, image=f"task:{package}"),
-            View(cls="android.view.View", id=_id("icon"), width=48, height=48,
-                 image=f"app:{package}", icon_size=48, gravity="center_horizontal",
-                 margin=(0, -24, 0, 0)),
+            icon_view,
             cls="android.widget.FrameLayout", desc=name, width=w, height=h, clickable=True,
             focusable=True, long_clickable=True, gravity="center_vertical",
             on_click=lambda: system.am.resume_task(task_id),
         )
+        clip = clip_of(card)
+
+        def show_menu() -> None:
+            self.popup = None
+            self.task_menu = TaskMenu(task_id, package, clip())
+
+        icon_view.on_click = icon_view.on_long_click = show_menu
 
         def dismiss(swipe: Swipe) -> bool:
             if swipe.direction == "up":

@@ -37,6 +37,8 @@ SHORTCUTS: dict[str, tuple[str, str]] = {
     "android.settings.LOCATION_SOURCE_SETTINGS": (_S + "LocationSettingsActivity", "location"),
     "android.intent.action.POWER_USAGE_SUMMARY": (_S + "PowerUsageSummaryActivity", "battery"),
     "android.settings.APPLICATION_SETTINGS": (_S + "ManageApplicationsActivity", "manage_apps"),
+    "android.settings.APPLICATION_DETAILS_SETTINGS": (
+        "com.android.settings.applications.InstalledAppDetails", "app_info"),
 }
 """Settings' intent actions that open one page directly (its manifest's activity aliases),
 as Quick Settings' long presses and `am start -a` use them: action -> (activity, page)."""
@@ -385,6 +387,12 @@ class Homepage(SettingsActivity):
         return lambda: open_page(ctx, page_id)
 
 
+def _package_of(intent: Intent) -> str | None:
+    """The package an APPLICATION_DETAILS_SETTINGS intent names (`dat=package:<name>`)."""
+    scheme, _, name = (intent.data or "").partition(":")
+    return name if scheme == "package" and name else None
+
+
 def open_page(ctx: Context, page_id: str, **extras) -> None:
     page = PAGES[page_id]
     ctx.start_activity(Intent(component=(PACKAGE, SUBSETTINGS),
@@ -401,7 +409,7 @@ class SubSettings(SettingsActivity):
         self.page_id: str = intent.extras.get("page", shortcut or "network")
         self.expanded = False
         self.dialog_open: str | None = None
-        self.app_package: str | None = intent.extras.get("package")
+        self.app_package: str | None = intent.extras.get("package") or _package_of(intent)
 
     @property
     def page(self) -> Page:
@@ -416,6 +424,9 @@ class SubSettings(SettingsActivity):
             ctx.log("D", "PrefCtrlListHelper",
                     f"Could not find Context-only controller for pref: {controller}")
         ctx.log("D", "SettingsActivity", "Executed frag manager pendingTransactions")
+        if self.page_id == "app_info" and self.app_package is not None and not any(
+                a.package == self.app_package for a in app_table.all_apps()):
+            ctx.finish()  # AppInfoDashboardFragment: no such package, the page closes
 
     def on_back(self, ctx: Context) -> bool:
         if self.dialog_open == "dark_theme":
