@@ -12,9 +12,10 @@ import pytest
 from conftest import bounds, nodes
 
 import bmoca
-from bmoca import tasks
+from bmoca import configs, tasks
 from bmoca.formats.apps import label_in, labels_of
-from bmoca.sim.i18n import strings
+from bmoca.sim.i18n import LOCALES, strings
+from bmoca.sim.render.layout_check import check_device
 
 L = "com.google.android.apps.nexuslauncher:id/"
 POPUP = L + "deep_shortcuts_container"
@@ -274,6 +275,15 @@ def test_the_popup_closes_and_starts_nothing(pool, dismiss):
     assert phone.act(action_type="status", goal_status="complete")["success"] is False
 
 
+def test_a_tap_inside_the_popup_between_its_items_keeps_it_open(pool):
+    phone = Phone(pool, NEUTRAL)
+    phone.hold(phone.icon("com.google.android.deskclock"))
+    header = phone.find(resource_id=L + "system_shortcut_icons")[0]
+    left, top, _right, bottom = bounds(header)
+    phone.act(action_type="click", x=left + 20, y=(top + bottom) // 2)
+    assert phone.popup() is not None
+
+
 def test_a_tap_on_the_icon_under_an_open_popup_opens_the_app(pool):
     phone = Phone(pool, "clock/open_the_clock_app")
     icon = phone.icon("com.google.android.deskclock")
@@ -310,3 +320,19 @@ def test_overview_long_press_does_not_resume_and_the_icon_opens_the_task_menu(po
     phone.tap(menu_info.getparent())
     assert "dat=package:com.google.android.deskclock flg=0x10008000" in phone.log()
     assert phone.find(text=phone.t("settings.app_info"))
+
+
+def _first_config(locale: str) -> str:
+    return next(i for i in configs.ids() if configs.get(i).locale == locale)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("package", ["com.google.android.deskclock", "com.android.chrome",
+                                     "com.android.dialer"])
+def test_the_popup_lays_out_cleanly_in_every_locale(pool, locale, package):
+    """No label cut off, over another or past the screen: long labels that do not fit a
+    row fall back to the short ones (German, French...), right-to-left rows mirror."""
+    phone = Phone(pool, NEUTRAL, _first_config(locale))
+    phone.hold(phone.icon(package))
+    assert _inside(phone.popup(), phone.env.device.screen_size())
+    assert [str(issue) for issue in check_device(phone.env.device)] == []

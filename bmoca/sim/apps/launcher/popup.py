@@ -64,6 +64,8 @@ ARROW_START = 28.0      # popup_arrow_horizontal_center_start
 ARROW_END = 24.0        # popup_arrow_horizontal_center_end
 CORNER = 8.0            # the dialog corner radius the card is clipped to
 ELEVATION = 9.0         # deep_shortcuts_elevation
+TASK_ICON_OVERLAP = 24.0  # how far Overview's task icon stands above its card
+TITLE_TOP = 12.0        # the task menu's padding above its icon
 STATUS_BAR, NAV_BAR = 24.0, 48.0
 """The drag layer's insets: the launcher draws under both bars."""
 
@@ -270,12 +272,16 @@ def popup_views(ctx: Context, popup: IconPopup, frame_: Frame, close: Callable[[
     if above:
         items.reverse()
     card = column(*items, cls="android.widget.LinearLayout", id=lid("deep_shortcuts_container"),
-                  width=width, bg=_card, corner=CORNER, elevation=ELEVATION)
+                  width=width, bg=_card, corner=CORNER, elevation=ELEVATION, on_click=_inert)
     views = _catchers(frame_, close, popup.cell, launch)
     if not beside:
         views.append(_arrow(frame_, popup.icon, x, w, y, h, above, _card))
     views.append(frame_.at(card, x, y))
     return views
+
+
+def _inert() -> None:
+    """A touch on the card between its items: over the popup, so it closes nothing."""
 
 
 def _clip_reader(view: View) -> Callable[[], Box]:
@@ -340,13 +346,16 @@ def task_menu_views(ctx: Context, menu: TaskMenu, frame_: Frame,
         system.am.start_activity(app_info_intent(menu.package, bounds), caller=HOME_PACKAGE)
 
     title = View(cls="android.widget.TextView", id=lid("task_icon_and_name"), text=name,
-                 width=MATCH, height=96, image=f"app:{menu.package}", icon_size=48,
-                 text_size=14, text_color=ctx.theme.text, align="center",
-                 padding=(8, 12, 8, 0), clickable=True, focusable=True, on_click=close)
+                 width=MATCH, height=TITLE_TOP + 48 + 36, image=f"app:{menu.package}",
+                 icon_size=48, text_size=14, text_color=ctx.theme.text, align="center",
+                 padding=(8, TITLE_TOP, 8, 0), clickable=True, focusable=True, on_click=close)
     content = column(title, _system_row(ctx, ctx.t("launcher.app_info"), app_info),
                      cls="android.widget.LinearLayout", width=ITEM_W,
-                     bg=card_bg, corner=CORNER, elevation=ELEVATION)
+                     bg=card_bg, corner=CORNER, elevation=ELEVATION, on_click=_inert)
     w = frame_.px(ITEM_W)
     left, top, right, _bottom = menu.card
     x = max(0, min((left + right - w) // 2, frame_.width - w))
-    return [*_catchers(frame_, close, None, None), frame_.at(content, x, max(0, top))]
+    # TaskMenuView.orientAroundTaskView: centred on the card, its icon over the task's
+    # (which sits TASK_ICON_OVERLAP above the card's top)
+    y = max(frame_.px(STATUS_BAR), top - frame_.px(TASK_ICON_OVERLAP) - frame_.px(TITLE_TOP))
+    return [*_catchers(frame_, close, None, None), frame_.at(content, x, y)]
