@@ -73,9 +73,9 @@ class Shortcut:
     extras: tuple[tuple[str, object], ...] = ()
     manifest: bool = False
     rank: int = 0
-    badge: tuple[int, int, int] = (26, 115, 232)
-    """The round icon's colour (the app's shortcut icons are a glyph on a disc)."""
-    glyph: tuple[int, int, int] = (255, 255, 255)
+    badge: tuple[int, int, int] = (245, 245, 245)
+    """The round icon's disc: the AOSP apps' shortcut icons are a glyph on a #F5F5F5 disc."""
+    glyph: tuple[int, int, int] = (32, 33, 36)
 
     def intent(self, bounds: tuple[int, int, int, int] | None = None) -> Intent:
         """A fresh intent as LauncherApps.startShortcut starts it (the row's bounds)."""
@@ -111,7 +111,7 @@ def _clock(system: SystemServer) -> list[Shortcut]:
 
 
 CHROME_ICON = {"badge": (241, 243, 244), "glyph": (95, 99, 104)}
-"""Chrome's shortcut icons: a grey glyph on a light disc."""
+"""Chrome's shortcut icons: a grey glyph on a light grey disc."""
 
 
 def _chrome(system: SystemServer) -> list[Shortcut]:
@@ -127,7 +127,7 @@ def _chrome(system: SystemServer) -> list[Shortcut]:
 def _contacts(system: SystemServer) -> list[Shortcut]:
     return [Shortcut("shortcut-add-contact", "contacts.shortcut_add_contact",
                      "contacts.shortcut_add_contact", "person_add", CONTACTS, EDITOR,
-                     ACTION_INSERT, CONTENT_URI, manifest=True)]
+                     ACTION_INSERT, CONTENT_URI, manifest=True, glyph=(3, 155, 229))]
 
 
 PUBLISHERS: dict[str, Callable[[SystemServer], list[Shortcut]]] = {

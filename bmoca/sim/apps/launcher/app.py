@@ -12,8 +12,8 @@ from bmoca.sim.apps.google.model import PACKAGE as GOOGLE
 from bmoca.sim.apps.google.model import SEARCH_ACTIVITY, open_search, start_voice_search
 from bmoca.sim.apps.launcher.grid import GridProfile, cell_width, grid_profile, icon_dp
 from bmoca.sim.apps.launcher.popup import (
-    Frame,
     IconPopup,
+    Placement,
     TaskMenu,
     icon_popup,
     popup_views,
@@ -23,6 +23,7 @@ from bmoca.sim.apps.systemui.state import pull_shade
 from bmoca.sim.render.widgets import draw_assistant, draw_google_g
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.system.server import HOME_PACKAGE, LAUNCHER_UID, SystemServer
+from bmoca.sim.ui.layout import dimension_px
 from bmoca.sim.ui.view import (
     MATCH,
     WRAP,
@@ -162,7 +163,7 @@ class LauncherActivity(Activity):
         system = ctx.system
         width, height = system.screen_px()
         scale = system.density / 160
-        frame_ = Frame(width, height, scale, ctx.rtl, round(top_dp * scale))
+        place = Placement(width, height, scale, ctx.rtl, dimension_px(top_dp, scale))
         if self.popup is not None:
             popup = self.popup
 
@@ -170,9 +171,9 @@ class LauncherActivity(Activity):
                 self.close_menus()
                 ctx.start_activity(Intent.launcher(popup.package, popup.activity,
                                                    bounds=popup.cell))
-            layer.add(*popup_views(ctx, popup, frame_, self.close_menus, launch))
+            layer.add(*popup_views(ctx, popup, place, self.close_menus, launch))
         elif self.task_menu is not None and self.mode == "overview":
-            layer.add(*task_menu_views(ctx, self.task_menu, frame_, self.close_menus))
+            layer.add(*task_menu_views(ctx, self.task_menu, place, self.close_menus))
 
     def _long_press(self, ctx: Context, view: View, package: str, activity: str):
         """An app icon's OnLongClickListener (ItemLongClickListener): the shortcuts popup."""

@@ -1,12 +1,12 @@
 """The Pixel launcher's floating menus: an app icon's shortcuts popup and a recent task's menu.
 
 A long press on an app icon (home screen, hotseat, app drawer) opens Launcher3 10's
-`PopupContainerWithArrow` in the drag layer (`deep_shortcuts_container`, a rounded card
-with an arrow pointing at the icon). It lists the app's shortcuts (`bmoca.sim.apps.shortcuts`;
-each row a `DeepShortcutView` whose `bubble_text` shows the long label when it fits the
-row, else the short one) and under them a grey `system_shortcut_icons` header holding the
-system shortcut "App info" as an icon; an app without shortcuts gets a full "App info" row
-instead. The card opens above the icon when there is room below the status bar, else
+`PopupContainerWithArrow` over everything in the launcher's window
+(`deep_shortcuts_container`, a rounded card with an arrow pointing at the icon). It lists
+the app's shortcuts (`bmoca.sim.apps.shortcuts`; each row a `DeepShortcutView` whose
+`bubble_text` shows the long label when it fits the row, else the short one) and after
+them a grey `system_shortcut_icons` header holding the system shortcut "App info" as an
+icon; an app without shortcuts gets a full "App info" row instead. The card opens above the icon when there is room below the status bar, else
 below it, and when neither fits it is centred vertically beside the icon. It starts at
 the icon's start edge, shifted so its first shortcut icon lines up with the app icon, or
 ends at the icon's end edge when it would leave the screen (the start side first in
@@ -125,7 +125,7 @@ def app_info_intent(package: str, bounds: Box | None) -> Intent:
 
 
 @dataclass(frozen=True)
-class Frame:
+class Placement:
     """The display the floating views are placed on (pixels), and where the content box of
     the view they are added to starts (Overview's is below its 24 dp top padding)."""
 
@@ -170,12 +170,12 @@ def _fits(ctx: Context, label: str, width_px: int, scale: float) -> bool:
     return get_text_renderer().measure(label, size, 400, ctx.locale)[0] <= width_px
 
 
-def _shortcut_row(ctx: Context, shortcut: Shortcut, frame_: Frame, width: float,
+def _shortcut_row(ctx: Context, shortcut: Shortcut, place: Placement, width: float,
                   start: Callable[[Shortcut, View], None], close: Callable[[], None]) -> View:
     """A DeepShortcutView: `bubble_text` (long label if it fits, else short) and `icon`."""
-    room = frame_.px(width - TEXT_START - PADDING_END - DRAG_HANDLE - DRAWABLE_PADDING)
+    room = place.px(width - TEXT_START - PADDING_END - DRAG_HANDLE - DRAWABLE_PADDING)
     label = ctx.t(shortcut.long_label)
-    if not _fits(ctx, label, room, frame_.scale):
+    if not _fits(ctx, label, room, place.scale):
         label = ctx.t(shortcut.short_label)
     _card, _header, muted = popup_colors(ctx)
     bubble = View(cls="android.widget.TextView", id=lid("bubble_text"), text=label,
@@ -214,7 +214,7 @@ def _system_row(ctx: Context, label: str, go: Callable[[Box], None]) -> View:
     return view
 
 
-def _catchers(frame_: Frame, close: Callable[[], None], cell: Box | None,
+def _catchers(place: Placement, close: Callable[[], None], cell: Box | None,
               through: Callable[[], None] | None) -> list[View]:
     """The drag layer's interception while a menu is open: a touch or swipe anywhere else
     closes it; on the original icon (`cell`) a tap goes through to the icon."""
@@ -222,21 +222,22 @@ def _catchers(frame_: Frame, close: Callable[[], None], cell: Box | None,
         close()
         return True
 
-    views = [frame_.at(View(cls="", width=frame_.width / frame_.scale,
-                            height=frame_.height / frame_.scale, on_click=close,
-                            on_swipe=swiped), 0, 0)]
+    views = [place.at(View(cls="", width=place.width / place.scale,
+                           height=place.height / place.scale, on_click=close,
+                           on_swipe=swiped), 0, 0)]
     if cell is not None and through is not None:
         left, top, right, bottom = cell
-        views.append(frame_.at(View(cls="", width=(right - left) / frame_.scale,
-                                    height=(bottom - top) / frame_.scale, on_click=through,
-                                    on_long_click=lambda: None, on_swipe=swiped), left, top))
+        views.append(place.at(View(cls="", width=(right - left) / place.scale,
+                                   height=(bottom - top) / place.scale, on_click=through,
+                                   on_long_click=lambda: None, on_swipe=swiped), left, top))
     return views
 
 
-def popup_views(ctx: Context, popup: IconPopup, frame_: Frame, close: Callable[[], None],
+def popup_views(ctx: Context, popup: IconPopup, place: Placement, close: Callable[[], None],
                 launch: Callable[[], None]) -> list[View]:
     """The catchers, the arrow and the card of an open shortcuts popup, placed for
-    `frame_` (absolute children of the drag layer, last so they are on top)."""
+    `place`: absolute children of the launcher's root, added last so they are on top of
+    everything, as floating views are in Launcher3's drag layer."""
     system = ctx.system
 
     def start(shortcut: Shortcut, view: View) -> None:
@@ -253,7 +254,7 @@ def popup_views(ctx: Context, popup: IconPopup, frame_: Frame, close: Callable[[
     items: list[View] = []
     if shortcuts:
         width = max(ITEM_W, HEADER_ICON)  # one system shortcut: one 48 dp icon
-        items = [_shortcut_row(ctx, s, frame_, width, start, close) for s in shortcuts]
+        items = [_shortcut_row(ctx, s, place, width, start, close) for s in shortcuts]
         info = View(cls="android.widget.ImageView", desc=label, width=HEADER_ICON,
                     height=HEADER_ICON, icon="info", icon_size=SYSTEM_ICON, icon_color=muted,
                     clickable=True, focusable=True, gravity="center_vertical")
@@ -267,16 +268,16 @@ def popup_views(ctx: Context, popup: IconPopup, frame_: Frame, close: Callable[[
         width = ITEM_W
         items = [_system_row(ctx, label, app_info)]
         heights = [ITEM_H]
-    w, h = frame_.px(width), sum(frame_.px(v) for v in heights)
-    x, y, above, beside = _place(frame_, popup.icon, w, h)
+    w, h = place.px(width), sum(place.px(v) for v in heights)
+    x, y, above, beside = _place(place, popup.icon, w, h)
     if above:
         items.reverse()
     card = column(*items, cls="android.widget.LinearLayout", id=lid("deep_shortcuts_container"),
                   width=width, bg=_card, corner=CORNER, elevation=ELEVATION, on_click=_inert)
-    views = _catchers(frame_, close, popup.cell, launch)
+    views = _catchers(place, close, popup.cell, launch)
     if not beside:
-        views.append(_arrow(frame_, popup.icon, x, w, y, h, above, _card))
-    views.append(frame_.at(card, x, y))
+        views.append(_arrow(place, popup.icon, x, w, y, h, above, _card))
+    views.append(place.at(card, x, y))
     return views
 
 
@@ -289,14 +290,14 @@ def _clip_reader(view: View) -> Callable[[], Box]:
     return lambda: ref().clip  # type: ignore[union-attr]
 
 
-def _place(frame_: Frame, icon: Box, w: int, h: int) -> tuple[int, int, bool, bool]:
+def _place(place: Placement, icon: Box, w: int, h: int) -> tuple[int, int, bool, bool]:
     """ArrowPopup.orientAboutObject: the card's left and top (screen pixels), whether it is
     above the icon, and whether it had to be centred beside it. Worked out in the
     locale's reading direction (start = left, or right in RTL) and mirrored back."""
-    px = frame_.px
-    width, height = frame_.width, frame_.height
+    px = place.px
+    width, height = place.width, place.height
     left, top, right, bottom = icon
-    if frame_.rtl:  # mirror the icon, place as in a left-to-right layout, mirror back
+    if place.rtl:  # mirror the icon, place as in a left-to-right layout, mirror back
         left, right = width - right, width - left
     icon_w = right - left
     start_x = left + icon_w // 2 - px(SHORTCUT_ICON) // 2 - px(PADDING_START)
@@ -314,27 +315,27 @@ def _place(frame_: Frame, icon: Box, w: int, h: int) -> tuple[int, int, bool, bo
         above = True
     x = max(0, min(x, width - w))
     y = max(0, min(y, height - h))
-    if frame_.rtl:
+    if place.rtl:
         x = width - x - w
     return x, y, above, beside
 
 
-def _arrow(frame_: Frame, icon: Box, x: int, w: int, y: int, h: int, above: bool,
+def _arrow(place: Placement, icon: Box, x: int, w: int, y: int, h: int, above: bool,
            color: tuple) -> View:
     """The arrow between the card and the icon, under the card's first shortcut icon."""
-    px = frame_.px
+    px = place.px
     aw, ah = px(ARROW_W), px(ARROW_H)
     # under the first shortcut icon (start-aligned card) or the drag handles (end-aligned)
-    left, right = ((px(ARROW_END), px(ARROW_START)) if frame_.rtl
+    left, right = ((px(ARROW_END), px(ARROW_START)) if place.rtl
                    else (px(ARROW_START), px(ARROW_END)))
     middle = (icon[0] + icon[2]) // 2
     centre = min((x + left, x + w - right), key=lambda c: abs(c - middle))
     ay = y + h + px(ARROW_OFFSET) if above else y - ah - px(ARROW_OFFSET)
     arrow = View(cls="", width=ARROW_W, height=ARROW_H, draw=_arrow_painter(color, above))
-    return frame_.at(arrow, centre - aw // 2, ay)
+    return place.at(arrow, centre - aw // 2, ay)
 
 
-def task_menu_views(ctx: Context, menu: TaskMenu, frame_: Frame,
+def task_menu_views(ctx: Context, menu: TaskMenu, place: Placement,
                     close: Callable[[], None]) -> list[View]:
     """TaskMenuView over a recent task's card: its icon and name, then App info."""
     system = ctx.system
@@ -352,10 +353,10 @@ def task_menu_views(ctx: Context, menu: TaskMenu, frame_: Frame,
     content = column(title, _system_row(ctx, ctx.t("launcher.app_info"), app_info),
                      cls="android.widget.LinearLayout", width=ITEM_W,
                      bg=card_bg, corner=CORNER, elevation=ELEVATION, on_click=_inert)
-    w = frame_.px(ITEM_W)
+    w = place.px(ITEM_W)
     left, top, right, _bottom = menu.card
-    x = max(0, min((left + right - w) // 2, frame_.width - w))
+    x = max(0, min((left + right - w) // 2, place.width - w))
     # TaskMenuView.orientAroundTaskView: centred on the card, its icon over the task's
     # (which sits TASK_ICON_OVERLAP above the card's top)
-    y = max(frame_.px(STATUS_BAR), top - frame_.px(TASK_ICON_OVERLAP) - frame_.px(TITLE_TOP))
-    return [*_catchers(frame_, close, None, None), frame_.at(content, x, y)]
+    y = max(place.px(STATUS_BAR), top - place.px(TASK_ICON_OVERLAP) - place.px(TITLE_TOP))
+    return [*_catchers(place, close, None, None), place.at(content, x, y)]
