@@ -72,8 +72,9 @@ class LauncherShortcut(Activity):
             data.new_tab(incognito=action == ACTION_OPEN_NEW_INCOGNITO_TAB)
             task = ctx.system.state.am.task_for(PACKAGE)
             running = [r.activity for r in (task.records if task else []) if r.cls == TABBED]
-            if running:
-                running[-1].menu = running[-1].switcher = False
+            if running:  # its menus and tab switcher close on the new intent
+                browser = running[-1]
+                browser.menu = browser.tab_menu = browser.switcher = False
             else:
                 ctx.start_activity(Intent(action="android.intent.action.VIEW", data=NTP,
                                           component=(PACKAGE, TABBED)))

@@ -406,8 +406,8 @@ class LauncherActivity(Activity):
 
     def _task_card(self, ctx: Context, task_id: int, package: str, w: float, h: float) -> View:
         """A TaskView: a tap resumes the task; its icon, tapped or long-pressed, opens the
-        task menu (TaskView.onTaskDataLoaded); a long press elsewhere on the card does not
-        resume it."""
+        task menu (TaskView.onTaskDataLoaded); a touch held elsewhere on the card belongs to
+        Overview's drag (up to dismiss, down to launch), so a long press resumes nothing."""
         system = ctx.system
         name = ctx.t(f"app.{package}")
         icon_view = View(cls="android.view.View", id=_id("icon"), width=48, height=48,
@@ -419,7 +419,7 @@ class LauncherActivity(Activity):
             icon_view,
             cls="android.widget.FrameLayout", desc=name, width=w, height=h, clickable=True,
             focusable=True, long_clickable=True, gravity="center_vertical",
-            on_click=lambda: system.am.resume_task(task_id),
+            on_click=lambda: system.am.resume_task(task_id), on_long_click=_held,
         )
         clip = clip_of(card)
 
@@ -437,6 +437,10 @@ class LauncherActivity(Activity):
 
         card.on_swipe = dismiss
         return card
+
+
+def _held() -> None:
+    """A held touch on an Overview card: the drag that may follow is a swipe here."""
 
 
 Launcher.activities = {ACTIVITY: LauncherActivity}
