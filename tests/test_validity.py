@@ -129,3 +129,14 @@ def test_validate_near_misses_from_the_command_line(tmp_path):
     bad = _bmoca("validate", "--write", str(out))
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines()[-1].endswith("--write goes with --near-misses")
+
+
+def test_every_deviation_is_in_the_one_table_of_docs_tasks_md():
+    text = (ROOT / "docs" / "tasks.md").read_text("utf-8")
+    table = text[text.index("## Where the simulator and the reference knowingly differ"):]
+    listed = {line.split("`")[1] for line in table.splitlines()
+              if line.startswith(("| task `", "| row `"))}
+    wanted = {t.id for t in tasks.all_tasks() if t.reference.get("deviation")}
+    wanted |= {r.id for r in near_misses.all_rows() if r.deviation}
+    assert sorted(wanted - listed) == [], "deviations missing from docs/tasks.md's table"
+    assert sorted(listed - wanted) == [], "the table lists deviations that are gone"

@@ -84,31 +84,43 @@ def opened_package(task: Task) -> str | None:
 
 
 def generic_rows(task: Task) -> list[Row]:
-    """The rows every task that opens an app gets: two near misses (claiming done at
-    once; a long press on the app's launcher icon, which shows its shortcuts and starts
-    nothing) and two other right paths (the app opened from the app drawer; the app opened
-    the other way: AndroidWorld's `open_app` action for a task whose expert taps the
-    launcher icon, the icon for one whose expert sends `open_app`). Each takes no more
-    steps than the expert, so it fits the task's step limit wherever the expert does."""
+    """The rows every task that opens an app gets, each no longer than the expert's path
+    or the shortest near miss, so that they fit the task's step limit:
+
+    - near misses: claiming done at once; a long press on the app's launcher icon (its
+      shortcut popup opens, no app starts); App info from that popup (Settings' page about
+      the app), where the step limit leaves room for the drawer, the long press, App info
+      and the claim;
+    - other right paths: the app opened from the app drawer; the app opened the other way
+      (AndroidWorld's `open_app` action where the expert taps the icon, the icon where
+      the expert sends `open_app`)."""
     rows = [Row(task.id, False, "claim_done_at_once", ({"claim": "complete"},),
                 "claims the task done before doing anything")]
     package = opened_package(task)
     if package is None:
         return rows
+    rows.append(Row(task.id, False, "long_press_app_icon",
+                    _claimed([{"long_press_app": package}]),
+                    "long-presses the app's launcher icon (its shortcut popup opens, no app "
+                    "starts), then claims done"))
+    if task.step_limit >= 4:
+        rows.append(Row(task.id, False, "app_info_from_the_icons_popup",
+                        _claimed([{"long_press_app": package}, {"popup_app_info": None}]),
+                        "long-presses the app's launcher icon and taps App info (Settings' "
+                        "page about the app opens, not the app), then claims done"))
     rest = task.expert[1:]
-    tapped = next(iter(task.expert[0])) == "open_app"
-    other, how = (("launch", "the open_app action") if tapped
-                  else ("open_app", "its launcher icon"))
-    return rows + [
-        Row(task.id, False, "long_press_app_icon", _claimed([{"long_press_app": package}]),
-            "long-presses the app's launcher icon (its shortcut popup opens, no app starts), "
-            "then claims done"),
-        Row(task.id, True, "from_the_app_drawer",
-            _claimed([{"open_from_drawer": package}, *rest]),
-            "opens the app from the app drawer, then does the task"),
-        Row(task.id, True, "opened_by_open_app_action" if tapped else "opened_from_its_icon",
-            _claimed([{other: package}, *rest]), f"opens the app by {how}, then does the task"),
-    ]
+    rows.append(Row(task.id, True, "from_the_app_drawer",
+                    _claimed([{"open_from_drawer": package}, *rest]),
+                    "opens the app from the app drawer, then does the task"))
+    if next(iter(task.expert[0])) == "open_app":
+        rows.append(Row(task.id, True, "opened_by_open_app_action",
+                        _claimed([{"launch": package}, *rest]),
+                        "opens the app by the open_app action, then does the task"))
+    else:
+        rows.append(Row(task.id, True, "opened_from_its_icon",
+                        _claimed([{"open_app": package}, *rest]),
+                        "opens the app by its launcher icon, then does the task"))
+    return rows
 
 
 def _data_dir() -> Path:

@@ -43,6 +43,8 @@ def _stage(item: Any, where: str) -> base.Stage:
     if factory is None:
         raise PlanError(f"{where}: unknown stage {name!r}; stages are {', '.join(STAGES)}")
     try:
+        if arg is None:  # `- popup_app_info:` names a stage that takes no argument
+            return factory()
         return factory(**arg) if isinstance(arg, Mapping) else factory(arg)
     except (TypeError, KeyError, ValueError) as exc:  # wrong arguments, or an unknown app
         raise PlanError(f"{where}: {name}: {exc.args[0] if exc.args else exc}") from None

@@ -28,6 +28,11 @@ from bmoca.tasks.experts.base import (
 
 DRAWER = f"{LAUNCHER}:id/apps_list_view"
 """The app drawer's list: present only while the drawer is open."""
+POPUP = f"{LAUNCHER}:id/deep_shortcuts_container"
+POPUP_HEADER = f"{LAUNCHER}:id/system_shortcut_icons"
+POPUP_ROW = f"{LAUNCHER}:id/bubble_text"
+"""An icon's shortcut popup: the card, its system-shortcut header (whose id-less
+ImageView is App info), the rows' labels."""
 DIRECTIONS = ("up", "down", "left", "right")
 KEYS = {"BACK": "navigate_back", "HOME": "navigate_home", "ENTER": "keyboard_enter",
         "OVERVIEW": "navigate_recents"}
@@ -183,6 +188,28 @@ def tap_each(ids: list[str], prefix: str = "") -> Stage:
     return stage
 
 
+def popup_app_info() -> Stage:
+    """Tap "App info" in an open launcher popup: the icon in its system-shortcut header
+    when the app has shortcuts, else its only row (Launcher3 10's PopupContainerWithArrow).
+    Found by place, not by its translated content-desc."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        header = screen.first(POPUP_HEADER)
+        if header is not None:
+            icons = [n for n in screen.nodes if n.cls == "android.widget.ImageView"
+                     and contains(header.bounds, n.bounds)]
+            if icons:
+                return expert.advance_after(click(icons[0]))
+        card = screen.first(POPUP)
+        rows = [n for n in screen.nodes if card is not None and n.id == POPUP_ROW
+                and contains(card.bounds, n.bounds)]
+        if header is None and len(rows) == 1:
+            return expert.advance_after(click(rows[0]))
+        raise ExpertStuck(f"stage {expert.stage}: no App info in a launcher popup on screen")
+
+    return stage
+
+
 def tap_class(cls: str, index: int = 0, long: bool = False) -> Stage:
     """Tap (or long-press) the `index`-th element of this class that has no resource-id, in
     the order of the dump: for views that carry no id, such as Quick Settings tiles (each an
@@ -202,4 +229,4 @@ STAGES = {"long_press_app": long_press_app, "open_from_drawer": open_from_drawer
           "long_press_id": long_press_id, "press": press, "type_text": type_text,
           "swipe": swipe, "scroll": scroll, "claim": claim, "leave": leave,
           "tap_within": tap_within, "slide_toward": slide_toward, "tap_each": tap_each,
-          "tap_class": tap_class}
+          "tap_class": tap_class, "popup_app_info": popup_app_info}
