@@ -16,7 +16,6 @@ from bmoca.env import DevicePool
 from bmoca.sim.system import contacts as contact_store
 from bmoca.sim.system import telephony
 
-LAUNCHER = "com.google.android.apps.nexuslauncher"
 CONTACTS = "com.android.contacts"
 MESSAGING = "com.google.android.apps.messaging"
 FILES = "com.android.documentsui"
@@ -30,10 +29,6 @@ def _unhandled(device) -> set[tuple[str, str, str]]:
     """(package, class, id) of the long-clickable views on screen with no long-press handler."""
     found = set()
     for window in device.frame.windows:
-        # The launcher is left out only until its own long presses land (helper h1's branch):
-        # the lead removes this exclusion when merging both.
-        if window.package == LAUNCHER:
-            continue
         for view in window.root.walk():
             if view.long_clickable and view.on_long_click is None:
                 found.add((window.package, view.cls, view.id))
