@@ -1,7 +1,8 @@
 """A long press is not a tap: what the apps' long-clickable views do, played through env.step.
 
 On Android 10 a long-clickable view consumes a long press (its listener runs, no click on
-release), so every long-clickable view here must say what its long press does.
+release), so every long-clickable view here must say what its long press does: a handler,
+or a tooltip (AppCompat's overflow ⋮ is long-clickable with no listener: its tooltip shows).
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ CHROME = "com.android.chrome"
 
 
 def _unhandled(device) -> set[tuple[str, str, str]]:
-    """(package, class, id) of the long-clickable views on screen with no long-press handler."""
+    """(package, class, id) of the long-clickable views on screen with no long-press handler
+    and no tooltip."""
     found = set()
     for window in device.frame.windows:
         for view in window.root.walk():
-            if view.long_clickable and view.on_long_click is None:
+            if view.long_clickable and view.on_long_click is None and not view.tooltip:
                 found.add((window.package, view.cls, view.id))
     return found
 

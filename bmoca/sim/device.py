@@ -370,10 +370,11 @@ class SimDevice(Device):
         Android 10's View.onTouchEvent: only a long-clickable view posts CheckForLongPress;
         when it fires, the view's OnLongClickListener (or its context menu, or a text
         selection) takes the gesture and the lift performs no click. A view that is not
-        long-clickable posts nothing, so a long hold on it is a click on release. Here a
+        long-clickable posts nothing (unless it has a tooltip, which then shows and takes
+        the gesture), so a long hold on it is a click on release. Here a
         long press on a long-clickable view runs its `on_long_click` and never its
         `on_click` (a long-clickable view without a modelled handler consumes the press and
-        shows nothing); on any other view it is a tap."""
+        shows nothing), a view with a `tooltip` consumes it; on any other view it is a tap."""
         want = _takes_long_press if long else None
         target = hit_test(root, x, y, want)
         if target is None:
@@ -385,7 +386,10 @@ class SimDevice(Device):
             return
         if long and target.on_long_click is not None:
             target.on_long_click()
-        elif long and target.long_clickable:
+        elif long and (target.long_clickable or target.tooltip):
+            # A view with a tooltip consumes the press too: View.performLongClickInternal shows
+            # the tooltip when no listener takes it, and the lift performs no click. The popup
+            # hides 1.5 s after the lift, before an agent's next observation: it is not drawn.
             return
         elif target.on_click is not None:
             target.on_click()
@@ -657,7 +661,8 @@ def hit_test(root: View, x: int, y: int, want=None) -> View | None:
 
 def _takes_touches(v: View) -> bool:
     return v.enabled and (v.on_click is not None or v.on_long_click is not None
-                          or v.on_text is not None or v.on_drag is not None)
+                          or v.on_text is not None or v.on_drag is not None
+                          or bool(v.tooltip))  # View.onTouchEvent keeps a TOOLTIP view's touches
 
 
 def _takes_long_press(v: View) -> bool:

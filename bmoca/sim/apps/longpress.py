@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bmoca.sim.apps.base import Context
-from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.contacts.ui import icon_button, overflow_button
 from bmoca.sim.ui.view import Color, View, row, text
 
 K = TypeVar("K", bound=Hashable)
@@ -61,6 +61,11 @@ class Action:
     """None: drawn but not simulated (as the apps' other inert overflow buttons)."""
     cls: str = "android.widget.TextView"
     """An action is an ActionMenuItemView (a TextView); the overflow is an ImageView."""
+    tooltip: bool = True
+    """An icon-only ActionMenuItemView has its title as tooltip (a long press shows it and
+    clicks nothing); an item that shows its title as text has none."""
+    overflow: bool = False
+    """The action mode's ⋮ (`overflow_button`)."""
 
 
 def action_bar(ctx: Context, *, bar_id: str, close_id: str, close_desc: str,
@@ -72,7 +77,9 @@ def action_bar(ctx: Context, *, bar_id: str, close_id: str, close_desc: str,
         icon_button(ctx, close_glyph, close_desc, on_close, fg, close_id),
         text(title, id=title_id, text_size=20, font_weight=500, text_color=fg, width=0,
              weight=1, gravity="center_vertical", margin=(24, 0, 0, 0)),
-        *(icon_button(ctx, a.glyph, a.desc, a.on_click, fg, a.view_id, cls=a.cls)
+        *(overflow_button(ctx, a.desc, a.on_click, fg, a.view_id) if a.overflow else
+          icon_button(ctx, a.glyph, a.desc, a.on_click, fg, a.view_id, cls=a.cls,
+                      tooltip=a.tooltip)
           for a in actions),
         cls="android.view.ViewGroup", id=bar_id, height=56, bg=bg, padding=(4, 0, 4, 0),
         gravity="center_vertical", elevation=4)

@@ -37,11 +37,11 @@ class AllInOneActivity(Activity):
         def num(n: int) -> str:
             return native_digits(ctx.locale, str(n))
 
-        title = row(icon_button(ctx, "menu", ctx.t("calendar.drawer"), None, fg),
+        title = row(icon_button(ctx, "menu", ctx.t("calendar.drawer"), None, fg, tooltip=True),
                     text(f"{months[today.month - 1]} {num(today.year)}", text_size=20,
                          text_color=fg, width=0, weight=1, margin=(16, 0, 0, 0),
                          id=kid("date_picker_text_view"), gravity="start|center_vertical"),
-                    icon_button(ctx, "today", ctx.t("calendar.today"), None, fg),
+                    icon_button(ctx, "today", ctx.t("calendar.today"), None, fg, tooltip=True),
                     height=56, gravity="center_vertical", id=kid("toolbar"))
         head = row(*[text(d, text_size=12, text_color=dim, width=0, weight=1, align="center",
                           gravity="center") for d in days], height=32)

@@ -24,13 +24,14 @@ class HistoryActivity(Activity):
             ctx.finish()
 
         bar = row(
-            icon_button(ctx, "arrow_back", t("chrome.navigate_up"), ctx.finish, c.icon),
+            icon_button(ctx, "arrow_back", t("chrome.navigate_up"), ctx.finish, c.icon,
+                        tooltip=True),
             text(t("chrome.history"), text_size=20, font_weight=500, text_color=c.text,
                  width=0, weight=1, gravity="center_vertical", margin=(20, 0, 0, 0)),
             icon_button(ctx, "search", t("chrome.search_history"), None, c.icon,
-                        chid("search_menu_id"), cls="android.widget.TextView"),
+                        chid("search_menu_id"), cls="android.widget.TextView", tooltip=True),
             icon_button(ctx, "close", t("chrome.close"), ctx.finish, c.icon,
-                        chid("close_menu_id"), cls="android.widget.TextView"),
+                        chid("close_menu_id"), cls="android.widget.TextView", tooltip=True),
             cls="android.view.ViewGroup", id=chid("action_bar"), width=MATCH, height=56,
             bg=c.toolbar, elevation=2, gravity="center_vertical", padding=(4, 0, 4, 0))
         clear = text(t("chrome.clear_browsing_data"), id=chid("clear_browsing_data_button"),

@@ -206,9 +206,13 @@ class DeskClock(Activity):
         tabs = View(cls="android.widget.HorizontalScrollView", id=cid("tabs"), width=0,
                     weight=1, height=MATCH, children=[
                         row(*items, cls="android.widget.LinearLayout", height=MATCH)])
+        # The tabs show their labels, so TabLayout gives them no tooltip (a held tab is
+        # tapped on release); the overflow is AppCompat's, long-clickable with a tooltip
+        # (`contacts.ui.overflow_button`): held, it shows "More options" and opens nothing.
         overflow = View(cls="android.widget.ImageView", desc=ctx.t("clock.more_options"),
                         icon="more_vert", icon_color=COLORS["muted"], width=48, height=MATCH,
-                        clickable=True, focusable=True,
+                        clickable=True, focusable=True, long_clickable=True,
+                        tooltip=ctx.t("clock.more_options"),
                         on_click=lambda: setattr(self, "menu_open", True))
         toolbar = row(tabs, overflow, cls="android.view.ViewGroup", id=cid("toolbar"),
                       height=72)

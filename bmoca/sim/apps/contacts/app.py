@@ -19,7 +19,14 @@ from dataclasses import dataclass
 
 from bmoca.formats.phone_numbers import format_as_you_type, is_phone_number, number_direction
 from bmoca.sim.apps.base import Activity, App, Context
-from bmoca.sim.apps.contacts.ui import icon_button, ime_inset, initial, letter_tile, tile_color
+from bmoca.sim.apps.contacts.ui import (
+    icon_button,
+    ime_inset,
+    initial,
+    letter_tile,
+    overflow_button,
+    tile_color,
+)
 from bmoca.sim.apps.longpress import Action, action_bar, focus_field, toggled
 from bmoca.sim.apps.messages import app as messages
 from bmoca.sim.apps.settings.app import dialog_card
@@ -180,12 +187,12 @@ class PeopleActivity(Activity):
             bar = _toolbar(
                 ctx, c,
                 icon_button(ctx, "menu", t("contacts.open_drawer"), self._open_drawer,
-                            c.bar_text),
+                            c.bar_text, tooltip=True),
                 _title(t(f"app.{PACKAGE}"), c.bar_text),
                 icon_button(ctx, "search", t("contacts.search"),
                             lambda: self._start_search(ctx), c.bar_text, cid("menu_search"),
-                            cls="android.widget.TextView"),
-                icon_button(ctx, "more_vert", t("contacts.more_options"), None, c.bar_text))
+                            cls="android.widget.TextView", tooltip=True),
+                overflow_button(ctx, t("contacts.more_options"), None, c.bar_text))
         else:
             def on_text(value: str) -> None:
                 self.query = value
@@ -400,10 +407,12 @@ class ContactSelectionActivity(PeopleActivity):
         t = ctx.t
         bar = _toolbar(
             ctx, c,
-            icon_button(ctx, "arrow_back", t("contacts.up"), ctx.finish, c.bar_text),
+            icon_button(ctx, "arrow_back", t("contacts.up"), ctx.finish, c.bar_text,
+                        tooltip=True),
             _title(t("contacts.choose_contact"), c.bar_text),
             icon_button(ctx, "search", t("contacts.search"), lambda: self._start_search(ctx),
-                        c.bar_text, cid("menu_search"), cls="android.widget.TextView"))
+                        c.bar_text, cid("menu_search"), cls="android.widget.TextView",
+                        tooltip=True))
         create = row(
             frame(icon("person_add", 24, icon_color=c.accent, gravity="center", cls=""),
                   cls="android.widget.ImageView", width=56, height=56),
@@ -451,21 +460,21 @@ class QuickContactActivity(Activity):
         contact = self._contact(ctx)
         if contact is None:
             return column(_toolbar(ctx, c, icon_button(ctx, "arrow_back", t("contacts.up"),
-                                                       ctx.finish, c.bar_text)),
+                                                       ctx.finish, c.bar_text, tooltip=True)),
                           width=MATCH, height=MATCH, bg=c.background)
         name = contact.display_name
         header_color = tile_color(name)
         white = (255, 255, 255)
         bar = row(
-            icon_button(ctx, "arrow_back", t("contacts.up"), ctx.finish, white),
+            icon_button(ctx, "arrow_back", t("contacts.up"), ctx.finish, white, tooltip=True),
             View(cls="", width=0, weight=1),
             icon_button(ctx, "star" if contact.starred else "star_border",
                         t("contacts.unstar") if contact.starred else t("contacts.star"),
                         lambda: self._toggle_star(ctx), white, cid("menu_star"),
-                        cls="android.widget.TextView", filled=contact.starred),
+                        cls="android.widget.TextView", filled=contact.starred, tooltip=True),
             icon_button(ctx, "edit", t("contacts.edit"), lambda: self._edit(ctx), white,
-                        cid("menu_edit"), cls="android.widget.TextView"),
-            icon_button(ctx, "more_vert", t("contacts.more_options"), None, white),
+                        cid("menu_edit"), cls="android.widget.TextView", tooltip=True),
+            overflow_button(ctx, t("contacts.more_options"), None, white),
             cls="android.view.ViewGroup", id=cid("toolbar"), height=56, padding=(4, 0, 4, 0),
             gravity="center_vertical")
         letter = initial(name)
@@ -615,7 +624,8 @@ class ContactEditorActivity(Activity):
         t = ctx.t
         bar = _toolbar(
             ctx, c,
-            icon_button(ctx, "close", t("contacts.cancel"), ctx.finish, c.bar_text),
+            icon_button(ctx, "close", t("contacts.cancel"), ctx.finish, c.bar_text,
+                        tooltip=True),
             _title(t("contacts.create_title") if self.inserting else t("contacts.edit_title"),
                    c.bar_text),
             text(t("contacts.save"), id=cid("editor_menu_save_button"), cls="android.widget.Button",

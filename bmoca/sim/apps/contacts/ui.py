@@ -51,12 +51,31 @@ def letter_tile(name: str, identity: str, size: float = 40, view_id: str = "",
 
 def icon_button(ctx: Context, glyph: str, desc: str, on_click: Callable[[], None] | None,
                 color: Color, view_id: str = "", cls: str = "android.widget.ImageButton",
-                filled: bool = False) -> View:
-    """A 48 dp toolbar action (navigation button, menu item)."""
+                filled: bool = False, tooltip: bool = False) -> View:
+    """A 48 dp toolbar action (navigation button, menu item).
+
+    `tooltip`: the description is also the view's tooltip, as AppCompat gives a Toolbar's
+    navigation button (`setNavigationContentDescription` calls TooltipCompat) and an
+    icon-only ActionMenuItemView (its title): a long press then shows the label and
+    clicks nothing. An app's own ImageButton has none unless it sets android:tooltipText."""
     return frame(icon(glyph, 24, icon_color=color, icon_filled=filled, gravity="center",
                       cls=""),
                  cls=cls, id=view_id, desc=desc, width=48, height=48, clickable=True,
-                 focusable=True, on_click=on_click, gravity="center_vertical")
+                 focusable=True, on_click=on_click, gravity="center_vertical",
+                 tooltip=desc if tooltip else "")
+
+
+def overflow_button(ctx: Context, desc: str, on_click: Callable[[], None] | None,
+                    color: Color, view_id: str = "") -> View:
+    """AppCompat's ActionMenuPresenter.OverflowMenuButton, the ⋮ of a Toolbar or action
+    mode: an ImageView with its description ("More options") as tooltip, and long-clickable
+    because its ForwardingListener (drag from ⋮ into the menu) sets LONG_CLICKABLE, which
+    also stops that listener opening the menu on a hold. So a long press finds no
+    OnLongClickListener and no context menu, shows the tooltip and clicks nothing."""
+    view = icon_button(ctx, "more_vert", desc, on_click, color, view_id,
+                       cls="android.widget.ImageView", tooltip=True)
+    view.long_clickable = True
+    return view
 
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from bmoca.formats.locales import native_digits
 from bmoca.sim.apps.base import Activity, Context, Swipe
-from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.contacts.ui import icon_button, overflow_button
 from bmoca.sim.apps.files import roots
 from bmoca.sim.apps.files.roots import Document, Root
 from bmoca.sim.apps.longpress import Action, action_bar, toggled
@@ -195,8 +195,7 @@ class Browser(Activity):
         if all(self._deletable(d) for d in chosen):
             actions.append(Action("delete", t("files.delete"), fid("action_menu_delete"),
                                   ask_delete))
-        actions.append(Action("more_vert", t("files.more_options"), "", None,
-                              "android.widget.ImageView"))
+        actions.append(Action("more_vert", t("files.more_options"), "", None, overflow=True))
         return actions
 
     def _deletable(self, document: Document) -> bool:
@@ -245,12 +244,12 @@ class Browser(Activity):
         title = self.stack[-1].name if self.stack else root_title(ctx, self.root)
         return row(
             icon_button(ctx, "menu", t("files.hide_roots" if self.drawer else "files.show_roots"),
-                        self._toggle_drawer, c.text),
+                        self._toggle_drawer, c.text, tooltip=True),
             text(title, text_size=20, font_weight=500, text_color=c.text, width=0, weight=1,
                  gravity="center_vertical", margin=(20, 0, 0, 0), max_lines=1),
             icon_button(ctx, "search", t("files.search"), None, c.text, fid("option_menu_search"),
-                        cls="android.widget.TextView"),
-            icon_button(ctx, "more_vert", t("files.more_options"), None, c.text),
+                        cls="android.widget.TextView", tooltip=True),
+            overflow_button(ctx, t("files.more_options"), None, c.text),
             cls="android.view.ViewGroup", id=fid("toolbar"), width=MATCH, height=56,
             bg=c.background, elevation=2, gravity="center_vertical", padding=(4, 0, 4, 0))
 

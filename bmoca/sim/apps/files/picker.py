@@ -126,8 +126,10 @@ class PickActivity(Browser):
             self.selected = () if document.uri in self.selected else (document.uri,)
 
     def selection_actions(self, ctx: Context, chosen: list[Document]) -> list[Action]:
+        # action_mode_menu.xml gives Select a title and no icon: the item shows its title,
+        # so ActionMenuItemView sets no tooltip and a long press clicks it on release.
         return [Action("check", ctx.t("files.select"), fid("action_menu_select"),
-                       lambda: self.open_file(ctx, chosen[0]))]
+                       lambda: self.open_file(ctx, chosen[0]), tooltip=False)]
 
     # -- screens ------------------------------------------------------------------------
     def header(self, ctx: Context) -> str:

@@ -185,9 +185,10 @@ class MailActivity(Activity):
 
         return column(
             row(icon_button(ctx, "arrow_back", t("gmail.navigate_up"),
-                            lambda: self._close(ctx), c.secondary),
+                            lambda: self._close(ctx), c.secondary, tooltip=True),
                 text(t("gmail.compose"), text_size=20, text_color=c.text, width=0, weight=1),
-                icon_button(ctx, "send", t("gmail.send"), None, c.secondary, gid("send")),
+                icon_button(ctx, "send", t("gmail.send"), None, c.secondary, gid("send"),
+                            tooltip=True),
                 width=MATCH, height=56, gravity="center_vertical"),
             field("gmail.to", "to"), field("gmail.subject", "subject"),
             field("gmail.compose_email", "body"),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from bmoca.formats.phone_numbers import number_direction
 from bmoca.sim.apps.base import Activity, App, Context
-from bmoca.sim.apps.contacts.ui import icon_button, ime_inset, letter_tile
+from bmoca.sim.apps.contacts.ui import icon_button, ime_inset, letter_tile, overflow_button
 from bmoca.sim.apps.longpress import Action, action_bar, focus_field, toggled
 from bmoca.sim.apps.settings.app import dialog_card
 from bmoca.sim.system import contacts as store
@@ -161,8 +161,8 @@ class ConversationListActivity(Activity):
                 _title(t(f"app.{PACKAGE}"), c, size=22),
                 icon_button(ctx, "search", t("messages.search"), lambda: self._search(ctx),
                             c.secondary, mid("action_zero_state_search"),
-                            cls="android.widget.TextView"),
-                icon_button(ctx, "more_vert", t("messages.more_options"), None, c.secondary),
+                            cls="android.widget.TextView", tooltip=True),
+                overflow_button(ctx, t("messages.more_options"), None, c.secondary),
                 c=c)
         else:
             def on_text(value: str) -> None:
@@ -369,7 +369,7 @@ class ConversationActivity(Activity):
             self.recipient = value
 
         bar = _toolbar(icon_button(ctx, "arrow_back", t("messages.navigate_up"), ctx.finish,
-                                   c.secondary),
+                                   c.secondary, tooltip=True),
                        _title(t("messages.new_conversation"), c), c=c)
         to = row(
             text(t("messages.to"), text_size=16, text_color=c.secondary,
@@ -425,12 +425,13 @@ class ConversationActivity(Activity):
         address = self.address or ""
         name = contact_name(ctx, address)
         bar = _toolbar(
-            icon_button(ctx, "arrow_back", t("messages.navigate_up"), ctx.finish, c.secondary),
+            icon_button(ctx, "arrow_back", t("messages.navigate_up"), ctx.finish, c.secondary,
+                        tooltip=True),
             letter_tile(name, name, 32, text_size=14),
             _title(name, c, mid("conversation_title")),
             icon_button(ctx, "call", t("messages.call"), self._call(ctx, address), c.secondary,
-                        mid("action_call"), cls="android.widget.TextView"),
-            icon_button(ctx, "more_vert", t("messages.more_options"), None, c.secondary), c=c)
+                        mid("action_call"), cls="android.widget.TextView", tooltip=True),
+            overflow_button(ctx, t("messages.more_options"), None, c.secondary), c=c)
         bubbles: list[View] = []
         history = telephony.messages(vfs, self.thread_id, now) if self.thread_id else []
         for message in history:

@@ -160,7 +160,8 @@ class TrashPhotosActivity(Activity):
     def build(self, ctx: Context) -> View:
         bg, fg, dim = palette(ctx)
         return column(
-            row(icon_button(ctx, "arrow_back", ctx.t("photos.navigate_up"), ctx.finish, fg),
+            row(icon_button(ctx, "arrow_back", ctx.t("photos.navigate_up"), ctx.finish, fg,
+                            tooltip=True),
                 text(ctx.t("photos.trash"), text_size=20, text_color=fg, width=0, weight=1,
                      margin=(16, 0, 0, 0), gravity="start|center_vertical"),
                 height=56, gravity="center_vertical", id=pid("toolbar")),

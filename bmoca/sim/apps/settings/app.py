@@ -306,6 +306,9 @@ def footer(ctx: Context, key: str) -> View:
 
 
 def app_bar(ctx: Context, title: str, on_up) -> View:
+    """Settings' framework Toolbar: its navigation button has no tooltip (android.widget.
+    Toolbar sets only the description), so a held Up goes up on release; Search settings
+    is an icon-only menu item, whose ActionMenuItemView has its title as tooltip."""
     theme = ctx.theme
     return row(
         View(cls="android.widget.ImageButton", desc=ctx.t("settings.navigate_up"),
@@ -315,7 +318,7 @@ def app_bar(ctx: Context, title: str, on_up) -> View:
              gravity="center_vertical", margin=(16, 0, 0, 0)),
         View(cls="android.widget.ImageButton", desc=ctx.t("settings.search_settings"),
              icon="search", icon_color=theme.icon, width=56, height=56, clickable=True,
-             focusable=True, gravity="center_vertical",
+             focusable=True, gravity="center_vertical", tooltip=ctx.t("settings.search_settings"),
              on_click=lambda: ctx.start_activity(Intent(component=(PACKAGE, SEARCH)))),
         cls="android.view.ViewGroup", id=sid("action_bar"), height=56, bg=page_background(ctx),
         gravity="center_vertical",

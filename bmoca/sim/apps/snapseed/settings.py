@@ -75,7 +75,8 @@ class SettingsActivity(Activity):
                  quality_label(ctx, str(data.get(COMPRESSION))), sid("pref_format_quality"),
                  lambda: setattr(self, "choosing", COMPRESSION)),
         ]
-        bar = row(icon_button(ctx, "arrow_back", t("snapseed.navigate_up"), ctx.finish, c.icon),
+        bar = row(icon_button(ctx, "arrow_back", t("snapseed.navigate_up"), ctx.finish, c.icon,
+                              tooltip=True),
                   text(t("snapseed.menu.settings"), text_size=20, font_weight=500,
                        text_color=c.text, width=0, weight=1, gravity="center_vertical",
                        margin=(20, 0, 0, 0)),

@@ -52,14 +52,6 @@ class SplashActivity(Activity):
                      orientation="z")
 
 
-def _tooltip() -> None:
-    """A long press on a bottom-navigation item: Material's BottomNavigationItemView sets
-    its title as the tooltip (TooltipCompat.setTooltipText), so on Android 10 the held
-    item shows the tooltip and the lift performs no click; the tab stays as it was (the
-    tooltip's popup, gone 1.5 s after the lift, is not drawn). The item is not reported
-    long-clickable: a tooltip sets View.TOOLTIP, not LONG_CLICKABLE."""
-
-
 class RootActivity(Activity):
     def __init__(self, intent):
         super().__init__(intent)
@@ -115,7 +107,9 @@ class RootActivity(Activity):
                 cls="android.widget.FrameLayout", id=wid(f"navigation_{tab}"), desc=label,
                 clickable=True, focusable=True, selected=chosen, width=0, weight=1,
                 height=MATCH, padding=(2, 8, 2, 6), on_click=lambda t=tab: self.select_tab(t),
-                on_long_click=_tooltip))
+                # BottomNavigationItemView.initialize: the title is the tooltip, so a held
+                # item shows it and switches nothing (View.tooltip).
+                tooltip=label))
         return row(*items, cls="android.view.ViewGroup", id=wid("bottom_navigation"),
                    width=MATCH, height=64, bg=c["bg"], elevation=8)
 

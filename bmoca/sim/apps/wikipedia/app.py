@@ -112,7 +112,10 @@ class MainActivity(Activity):
                            id=wid("navigation_bar_item_large_label_view")),
                       cls="android.widget.FrameLayout", id=wid(view_id), desc=label, width=0,
                       weight=1, height=MATCH, gravity="center", clickable=True,
-                      focusable=True, selected=chosen, on_click=choose)
+                      focusable=True, selected=chosen, on_click=choose,
+                      # NavTabLayout is a Material BottomNavigationView: each item has its
+                      # title as tooltip, so a held tab shows it and switches nothing.
+                      tooltip=label)
 
     def _more_button(self, ctx: Context, c: model.Colors) -> View:
         label = ctx.t("wiki.tab.more")

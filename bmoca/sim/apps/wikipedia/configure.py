@@ -5,7 +5,7 @@ with their switches (`feed_content_type_checkbox`), each change stored at once i
 from __future__ import annotations
 
 from bmoca.sim.apps.base import Activity, Context
-from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.contacts.ui import icon_button, overflow_button
 from bmoca.sim.apps.wikipedia import model
 from bmoca.sim.apps.wikipedia.model import PACKAGE, colors, wid
 from bmoca.sim.render.widgets import draw_switch
@@ -60,12 +60,13 @@ class ConfigureActivity(Activity):
                 cls="android.widget.LinearLayout", width=MATCH, height=WRAP,
                 padding=(16, 12, 16, 12), gravity="center_vertical", clickable=True,
                 on_click=lambda i=index, v=on: model.set_card(ctx, i, not v)))
-        bar = row(icon_button(ctx, "arrow_back", t("wiki.navigate_up"), ctx.finish, c.text),
+        bar = row(icon_button(ctx, "arrow_back", t("wiki.navigate_up"), ctx.finish, c.text,
+                              tooltip=True),
                   text(t("wiki.customize_title"), text_size=20, font_weight=500,
                        text_color=c.text, width=0, weight=1, gravity="center_vertical",
                        margin=(20, 0, 0, 0)),
-                  icon_button(ctx, "more_vert", t("wiki.more_options"),
-                              lambda: setattr(self, "overflow", True), c.text),
+                  overflow_button(ctx, t("wiki.more_options"),
+                                  lambda: setattr(self, "overflow", True), c.text),
                   cls="android.view.ViewGroup", id=wid("toolbar"), width=MATCH, height=56,
                   bg=c.background, elevation=2, gravity="center_vertical",
                   padding=(4, 0, 4, 0))

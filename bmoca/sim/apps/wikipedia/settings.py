@@ -57,7 +57,8 @@ class SettingsActivity(Activity):
                 rows.append(text(t("wiki.settings.privacy"), text_size=14, font_weight=500,
                                  text_color=c.accent, padding=(16, 16, 16, 8), width=MATCH))
             rows.append(self._row(ctx, c, key))
-        bar = row(icon_button(ctx, "arrow_back", t("wiki.navigate_up"), ctx.finish, c.text),
+        bar = row(icon_button(ctx, "arrow_back", t("wiki.navigate_up"), ctx.finish, c.text,
+                              tooltip=True),
                   text(t("wiki.more.settings"), text_size=20, font_weight=500, text_color=c.text,
                        width=0, weight=1, gravity="center_vertical", margin=(20, 0, 0, 0)),
                   cls="android.view.ViewGroup", id=wid("toolbar"), width=MATCH, height=56,

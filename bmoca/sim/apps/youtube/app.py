@@ -48,7 +48,8 @@ def palette(ctx: Context) -> tuple:
 
 def _bar(ctx: Context, title: str, back) -> View:
     bg, fg, dim = palette(ctx)
-    return row(icon_button(ctx, "arrow_back", ctx.t("youtube.navigate_up"), back, fg),
+    return row(icon_button(ctx, "arrow_back", ctx.t("youtube.navigate_up"), back, fg,
+                           tooltip=True),
                text(title, text_size=20, text_color=fg, width=0, weight=1,
                     gravity="start|center_vertical", margin=(16, 0, 0, 0)),
                height=56, bg=bg, gravity="center_vertical")
