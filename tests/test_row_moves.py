@@ -66,8 +66,8 @@ def test_tap_within_opens_the_toolbars_overflow_menu(config):
         "and_go_back_to_the_feed").id
     plan = [{"open_app": "org.wikipedia"}, {"tap_id": {"id": W + "view_list_card_header_menu"}},
             {"tap_id": {"id": W + "menu_feed_card_customize"}},
-            {"tap_within": {"within": W + "toolbar", "cls": "android.widget.ImageButton",
-                            "index": -1}}]
+            {"tap_within": {"within": W + "toolbar", "cls": "android.widget.ImageView",
+                            "index": -1}}]  # AppCompat's overflow ⋮ is an ImageView
     screen, _, _ = play(task_id, config, plan)
     assert len(screen.all("android:id/title")) == 3  # Show all, Hide all, Restore default view
 
