@@ -60,7 +60,7 @@ class Action:
     on_click: Callable[[], None] | None
     """None: drawn but not simulated (as the apps' other inert overflow buttons)."""
     cls: str = "android.widget.TextView"
-    """An action is an ActionMenuItemView (a TextView); the overflow is an ImageView."""
+    """An action is an ActionMenuItemView (a TextView)."""
     tooltip: bool = True
     """An icon-only ActionMenuItemView has its title as tooltip (a long press shows it and
     clicks nothing); an item that shows its title as text has none."""

@@ -98,7 +98,7 @@ class View:
     tooltip: str = ""
     """View.setTooltipText (the TOOLTIP flag): a long press the view's own listener does not
     take shows this label and is consumed, so no click follows on release; see
-    `Device._hit`. Not dumped: uiautomator reports `long-clickable` from LONG_CLICKABLE only."""
+    `SimDevice._hit`. Not dumped: uiautomator reports `long-clickable` from LONG_CLICKABLE only."""
     on_drag: Callable[[float, float, bool], None] | None = None
     """Dragging inside the view: called with the touch point as fractions (0..1) of the
     view's width and height, and whether the finger lifted."""
