@@ -25,6 +25,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bmoca.sim.apps.alert_dialog import dialog_card
 from bmoca.sim.apps.base import Context
 from bmoca.sim.apps.contacts.ui import icon_button, overflow_button
 from bmoca.sim.ui.view import Color, View, row, text
@@ -48,6 +49,34 @@ def focus_field(ctx: Context, field_id: str,
 def toggled(selected: tuple[K, ...], key: K) -> tuple[K, ...]:
     """The selection with `key` checked if it was not, unchecked if it was (order kept)."""
     return tuple(k for k in selected if k != key) if key in selected else (*selected, key)
+
+
+def leave_selection(screen) -> bool:
+    """BACK in a selection mode (`screen` has `selected` and `confirm_delete`): the
+    deletion's confirmation closes first, then the selection; False when neither is open."""
+    if screen.confirm_delete:
+        screen.confirm_delete = False
+        return True
+    if screen.selected:
+        screen.selected = ()
+        return True
+    return False
+
+
+def delete_confirmation(ctx: Context, screen, title: str, message: str, cancel_label: str,
+                        ok_label: str, remove: Callable[[], None]) -> View:
+    """The dialog a selection's Delete asks first: Cancel closes it; OK runs `remove`, then
+    the selection mode ends."""
+
+    def cancel() -> None:
+        screen.confirm_delete = False
+
+    def delete() -> None:
+        remove()
+        screen.confirm_delete, screen.selected = False, ()
+
+    return dialog_card(ctx, title, message, [("button2", cancel_label, cancel),
+                                             ("button1", ok_label, delete)])
 
 
 @dataclass(frozen=True)

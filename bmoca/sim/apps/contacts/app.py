@@ -27,9 +27,15 @@ from bmoca.sim.apps.contacts.ui import (
     overflow_button,
     tile_color,
 )
-from bmoca.sim.apps.longpress import Action, action_bar, focus_field, toggled
+from bmoca.sim.apps.longpress import (
+    Action,
+    action_bar,
+    delete_confirmation,
+    focus_field,
+    leave_selection,
+    toggled,
+)
 from bmoca.sim.apps.messages import app as messages
-from bmoca.sim.apps.settings.app import dialog_card
 from bmoca.sim.render.painter import place_text
 from bmoca.sim.system import contacts as store
 from bmoca.sim.system.intent import FLAG_ACTIVITY_FORWARD_RESULT, FLAG_ACTIVITY_NEW_TASK, Intent
@@ -156,11 +162,7 @@ class PeopleActivity(Activity):
         if self.drawer:
             self.drawer = False
             return True
-        if self.confirm_delete:
-            self.confirm_delete = False
-            return True
-        if self.selected:
-            self.selected = ()
+        if leave_selection(self):
             return True
         if self.query is not None:
             self.query = None
@@ -323,18 +325,11 @@ class PeopleActivity(Activity):
         if not (self.confirm_delete and self.selected):
             return None
         t = ctx.t
-
-        def cancel() -> None:
-            self.confirm_delete = False
-
-        def delete() -> None:
-            store.delete(ctx.system.state.vfs, self.selected)
-            self.confirm_delete, self.selected = False, ()
-
         many = len(self.selected) > 1
-        return dialog_card(ctx, "", t("contacts.delete_many" if many else "contacts.delete_one"),
-                           [("button2", t("contacts.cancel"), cancel),
-                            ("button1", t("contacts.delete"), delete)])
+        return delete_confirmation(
+            ctx, self, "", t("contacts.delete_many" if many else "contacts.delete_one"),
+            t("contacts.cancel"), t("contacts.delete"),
+            lambda: store.delete(ctx.system.state.vfs, self.selected))
 
     def _fab(self, ctx: Context, c: Colors) -> View:
         return frame(

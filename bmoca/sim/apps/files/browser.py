@@ -31,8 +31,13 @@ from bmoca.sim.apps.base import Activity, Context, Swipe
 from bmoca.sim.apps.contacts.ui import icon_button, overflow_button
 from bmoca.sim.apps.files import roots
 from bmoca.sim.apps.files.roots import Document, Root
-from bmoca.sim.apps.longpress import Action, action_bar, toggled
-from bmoca.sim.apps.settings.app import dialog_card
+from bmoca.sim.apps.longpress import (
+    Action,
+    action_bar,
+    delete_confirmation,
+    leave_selection,
+    toggled,
+)
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, Color, View, column, frame, icon, row, scroller, text
 
@@ -136,11 +141,7 @@ class Browser(Activity):
         if self.drawer:
             self.drawer = False
             return True
-        if self.confirm_delete:
-            self.confirm_delete = False
-            return True
-        if self.selected:
-            self.selected = ()
+        if leave_selection(self):
             return True
         if self.stack:
             self.stack.pop()
@@ -215,18 +216,14 @@ class Browser(Activity):
         else:
             message = t("files.delete_items", count=native_digits(ctx.locale, str(len(chosen))))
 
-        def cancel() -> None:
-            self.confirm_delete = False
-
-        def delete() -> None:
+        def remove() -> None:
             vfs = ctx.system.state.vfs
             for document in chosen:
                 if self._deletable(document) and vfs.exists(document.path):
                     vfs.remove(document.path, recursive=document.is_folder)
-            self.confirm_delete, self.selected = False, ()
 
-        return dialog_card(ctx, "", message, [("button2", t("files.cancel"), cancel),
-                                              ("button1", t("files.ok"), delete)])
+        return delete_confirmation(ctx, self, "", message, t("files.cancel"), t("files.ok"),
+                                   remove)
 
     # -- views ------------------------------------------------------------------------
     def toolbar(self, ctx: Context, c: Colors) -> View:

@@ -20,8 +20,14 @@ from dataclasses import dataclass
 from bmoca.formats.phone_numbers import number_direction
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button, ime_inset, letter_tile, overflow_button
-from bmoca.sim.apps.longpress import Action, action_bar, focus_field, toggled
-from bmoca.sim.apps.settings.app import dialog_card
+from bmoca.sim.apps.longpress import (
+    Action,
+    action_bar,
+    delete_confirmation,
+    focus_field,
+    leave_selection,
+    toggled,
+)
 from bmoca.sim.system import contacts as store
 from bmoca.sim.system import telephony
 from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent
@@ -130,11 +136,7 @@ class ConversationListActivity(Activity):
         self.confirm_delete = False
 
     def on_back(self, ctx: Context) -> bool:
-        if self.confirm_delete:
-            self.confirm_delete = False
-            return True
-        if self.selected:
-            self.selected = ()
+        if leave_selection(self):
             return True
         if self.query is not None:
             self.query = None
@@ -259,18 +261,11 @@ class ConversationListActivity(Activity):
         if not (self.confirm_delete and self.selected):
             return None
         t = ctx.t
-
-        def cancel() -> None:
-            self.confirm_delete = False
-
-        def delete() -> None:
-            telephony.delete_threads(ctx.system.state.vfs, self.selected, now_ms(ctx))
-            self.confirm_delete, self.selected = False, ()
-
         many = len(self.selected) > 1
-        return dialog_card(ctx, t("messages.delete_many" if many else "messages.delete_one"),
-                           "", [("button2", t("messages.cancel"), cancel),
-                                ("button1", t("messages.delete"), delete)])
+        return delete_confirmation(
+            ctx, self, t("messages.delete_many" if many else "messages.delete_one"), "",
+            t("messages.cancel"), t("messages.delete"),
+            lambda: telephony.delete_threads(ctx.system.state.vfs, self.selected, now_ms(ctx)))
 
     def _fab(self, ctx: Context, c: Colors) -> View:
         label = ctx.t("messages.start_chat")
