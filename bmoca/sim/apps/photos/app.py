@@ -5,7 +5,8 @@ The launcher starts `.home.HomeActivity`: the Photos tab is a grid of the images
 backup), the Library tab lists Favourites, Archive and Trash. Trash starts
 `com.google.android.apps.photos.trash.ui.TrashPhotosActivity`: Photos keeps its activities
 in feature packages (`.home.HomeActivity`), and the paper's first version detects
-`START(.*?)apps.photos(.*?)TrashPhotosActivity`, which this class name meets.
+`START(.*?)com.google.android.apps.photos/.trash.ui.TrashPhotosActivity`, the START line's
+short component (`cmp=pkg/.cls`, the class under the package), which this class gives.
 
 A long press on a photo selects it (a check on the tile) and the toolbar becomes the
 selection's bar: close, the count, Share and Delete; taps then select and unselect photos,
