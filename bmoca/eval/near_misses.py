@@ -174,13 +174,16 @@ def _count(undocumented: int, documented: int) -> str:
 def _task_section(task: tasks.Task, results: Sequence[RowResult]) -> list[str]:
     lines = [f"### `{task.id}`", "", f"- criterion: `{_code(task.success.describe())}`"]
     reference = task.reference.get("success") if task.reference else None
-    if reference is not None:
-        lines.append(f"- reference: `{_code(_describe_spec(reference))}`")
-        deviation = " ".join(str(task.reference.get("deviation", "")).split())
+    described = _describe_spec(reference) if reference is not None else None
+    deviation = " ".join(str(task.reference.get("deviation", "")).split())
+    if described is not None and described != task.success.describe():
+        lines.append(f"- reference: `{_code(described)}`")
         if deviation:
             lines.append(f"- why ours differs: {deviation}")
     else:
         lines.append("- reference: the same")
+        if deviation:
+            lines.append(f"- what else differs: {deviation}")
     seen: set[str] = set()
     for result in results:
         row = result.row
