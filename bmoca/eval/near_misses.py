@@ -53,8 +53,7 @@ class RowResult:
 def specs(rows: Sequence[Row], config_ids: Sequence[str]) -> list[runner.EpisodeSpec]:
     """One episode per row and configuration, ordered by configuration (a worker's phone
     is reused), each with its own seed."""
-    by_id = {t.id: t for t in tasks.all_tasks()}
-    return [runner.EpisodeSpec(f"row:{row.name}", by_id[row.task_id], config_id, 0,
+    return [runner.EpisodeSpec(f"row:{row.name}", tasks.get(row.task_id), config_id, 0,
                                runner.episode_seed(0, row.id, config_id, 0))
             for config_id in config_ids for row in rows]
 
@@ -108,7 +107,7 @@ def certificate(results: Sequence[RowResult], config_ids: Sequence[str] = CONFIG
     by_task: dict[str, list[RowResult]] = defaultdict(list)
     for result in results:
         by_task[result.row.task_id].append(result)
-    suite = [t for t in tasks.all_tasks() if t.id in by_task]
+    suite = [tasks.get(task_id) for task_id in by_task]
     lines = [
         "# Validity certificate",
         "",
@@ -215,5 +214,5 @@ def _code(text: str) -> str:
 
 
 def selected_rows(task_list: Sequence[tasks.Task]) -> list[Row]:
-    wanted = {t.id for t in task_list}
-    return [row for row in near_misses.all_rows() if row.task_id in wanted]
+    """The rows of these tasks (family instances' included), in the tasks' order."""
+    return [row for task in task_list for row in near_misses.rows_for(task.id)]

@@ -54,6 +54,11 @@ def all_tasks() -> tuple[Task, ...]:
 
 
 def get(task_id: str) -> Task:
+    """A task by id; `<family>@<seed>` is an instance of a task family (`families`)."""
+    if "@" in task_id:
+        from bmoca.tasks import families
+
+        return families.instance(task_id)
     stem = task_id.split("/", 1)[0]
     if "/" in task_id and stem in _stems():
         for task in _file(stem):  # a cold start needs one file, not all nineteen
@@ -105,8 +110,20 @@ def _match(name: str) -> builtins.list[Task]:
     if any(c in name for c in "*?["):
         found = [t for t in all_tasks() if fnmatch.fnmatchcase(t.id, name)]
         return found or [t for t in all_tasks() if fnmatch.fnmatchcase(t.id.lower(), low)]
-    return (list(app=name) or list(category=name) or [t for t in all_tasks() if t.id == name]
-            or [t for t in all_tasks() if t.id.lower() == low])
+    found = (list(app=name) or list(category=name) or [t for t in all_tasks() if t.id == name]
+             or [t for t in all_tasks() if t.id.lower() == low])
+    if not found and (low == "families" or "@" in name or name in _family_ids()):
+        from bmoca.tasks import families
+
+        return families.select(name) or []
+    return found
+
+
+def _family_ids() -> frozenset[str]:
+    """The families' ids, read without loading the families unless there are any."""
+    from bmoca.tasks import families
+
+    return frozenset(f.id for f in families.all_families())
 
 
 def names() -> builtins.list[str]:
@@ -119,8 +136,9 @@ def select(spec: str | Iterable[str]) -> builtins.list[Task]:
     """Tasks named by a comma-separated spec (or several specs): `all`, `representative`,
     `v2` (the 131 tasks of the B-MoCA release), `v1` (tasks only the paper's first version
     had), an app, a category, a task id (commas in it are kept) or a glob over ids
-    (`clock/*alarm*`, `settings/turn_?n_wifi`). Unknown names raise TaskError naming the
-    closest ones."""
+    (`clock/*alarm*`, `settings/turn_?n_wifi`); or instances of task families: `families`
+    (five of each), a family id (its first five), `family@seed`, `family@first..last`.
+    Unknown names raise TaskError naming the closest ones."""
     specs = [spec] if isinstance(spec, str) else builtins.list(spec)
     chosen: dict[str, Task] = {}
     for part in specs:
@@ -146,4 +164,5 @@ def _unknown(name: str) -> str:
     hint = f"did you mean {', '.join(close)}? " if close else ""
     return (f"{name!r} names no task; {hint}valid: all, representative, v1, v2, an app "
             f"({', '.join(apps)}), a category ({', '.join(CATEGORIES)}), a task id (bmoca "
-            f"tasks) or a pattern with *")
+            f"tasks), a pattern with *, families, a family id or family@seed (bmoca tasks "
+            f"--families)")

@@ -6,6 +6,7 @@ without reading this code.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -73,6 +74,13 @@ def load_file(path: str | Path, *, cached: bool = False) -> list[Task]:
             raise TaskError(f"{path}: task {task.id}: duplicate id")
         seen.add(task.id)
     return tasks
+
+
+def task_from_entry(path: Path, entry: Mapping[str, Any], family: str = "") -> Task:
+    """A task from one entry (a family's instance, its placeholders filled); the errors
+    name `path` and the task as a task file's do."""
+    task = _task(path, 0, entry)
+    return dataclasses.replace(task, family=family) if family else task
 
 
 def _task(path: Path, index: int, entry: Any) -> Task:

@@ -127,8 +127,13 @@ def _data_dir() -> Path:
     return Path(__file__).parent / "data" / "near_misses"
 
 
-def load_file(path: str | Path, suite: Mapping[str, Task]) -> list[Row]:
-    """The rows of one data file; every error names the file, the task and the row."""
+def load_file(path: str | Path, suite: Mapping[str, Task],
+              family_rows: dict[str, list[tuple[str, Any, str]]] | None = None) -> list[Row]:
+    """The rows of one data file; every error names the file, the task and the row. Rows
+    under a family's id are checked on its first instance and kept, with their
+    placeholders, in `family_rows` (family id -> (where, entry, file))."""
+    from bmoca.tasks import families
+
     path = Path(path)
     try:
         data = yamlload.load(path.read_text("utf-8"))
@@ -140,13 +145,28 @@ def load_file(path: str | Path, suite: Mapping[str, Task]) -> list[Row]:
     for task_id, entries in data.items():
         where = f"{path}: task {task_id}"
         task = suite.get(task_id)
-        if task is None:
+        family = None
+        if task is None and family_rows is not None:
+            family = next((f for f in families.all_families() if f.id == task_id), None)
+        if task is None and family is None:
             raise TaskError(f"{where}: no such task")
         if not isinstance(entries, list):
             raise TaskError(f"{where}: expected a list of rows")
-        rows.extend(_row(f"{where}: row #{i}", task, entry, str(path))
-                    for i, entry in enumerate(entries))
+        for i, entry in enumerate(entries):
+            if family is not None:
+                family_rows.setdefault(task_id, []).append((f"{where}: row #{i}", entry, str(path)))
+                _family_row(family, 0, f"{where}: row #{i}", entry, str(path))
+            else:
+                rows.append(_row(f"{where}: row #{i}", task, entry, str(path)))
     return rows
+
+
+def _family_row(family, seed: int, where: str, entry: Any, source: str) -> Row:
+    """A family's row for one instance: its placeholders filled with the instance's values."""
+    from bmoca.tasks import params
+
+    filled = params.fill(entry, family.values(seed), where)
+    return _row(where, family.instance(seed), filled, source)
 
 
 def _row(where: str, task: Task, entry: Any, source: str) -> Row:
@@ -192,24 +212,46 @@ def _expand(where: str, task: Task, play: Any) -> list[Mapping[str, Any]]:
 
 
 @functools.cache
-def all_rows() -> tuple[Row, ...]:
-    """Every task's rows: its generic ones, then those of the data files (by file name)."""
+def _loaded() -> tuple[tuple[Row, ...], dict[str, list[tuple[str, Any, str]]]]:
     from bmoca import tasks
 
     suite = {t.id: t for t in tasks.all_tasks()}
     rows = [row for task in suite.values() for row in generic_rows(task)]
+    family_rows: dict[str, list[tuple[str, Any, str]]] = {}
     for path in sorted(_data_dir().glob("*.yaml")):
-        rows.extend(load_file(path, suite))
+        rows.extend(load_file(path, suite, family_rows))
+    _check_unique(rows)
+    return tuple(rows), family_rows
+
+
+def _check_unique(rows: Sequence[Row]) -> None:
     seen: set[str] = set()
     for row in rows:
         if row.id in seen:
             raise TaskError(f"{row.source}: row {row.id} is defined twice")
         seen.add(row.id)
-    return tuple(rows)
+
+
+def all_rows() -> tuple[Row, ...]:
+    """Every fixed task's rows: its generic ones, then those of the data files (by file
+    name). A family instance's rows come from `rows_for`."""
+    return _loaded()[0]
 
 
 def rows_for(task_id: str) -> list[Row]:
-    return [row for row in all_rows() if row.task_id == task_id]
+    """A task's rows; for a family's instance (`family@seed`), the generic rows of the
+    instance and the family's rows with the instance's values filled in."""
+    from bmoca.tasks import families
+
+    if not families.is_instance_id(task_id):
+        return [row for row in all_rows() if row.task_id == task_id]
+    task = families.instance(task_id)
+    family = families.get(task.family)
+    seed = int(task_id.rsplit("@", 1)[1])
+    rows = generic_rows(task) + [_family_row(family, seed, where, entry, source)
+                                 for where, entry, source in _loaded()[1].get(family.id, [])]
+    _check_unique(rows)
+    return rows
 
 
 def get(task_id: str, name: str) -> Row:

@@ -78,6 +78,8 @@ class Task:
     (60-task) version that the release dropped, kept because it exercises the same apps."""
     source: str = ""
     """The data file the task was read from."""
+    family: str = ""
+    """The family this task is an instance of (`bmoca.tasks.families`), or ''."""
 
     @property
     def goal(self) -> str:

@@ -201,9 +201,11 @@ def _tap_helper(helpers: list[Node], desc: str) -> Action:
     raise ExpertStuck(f"no dial number {desc!r} on the time picker")
 
 
-def set_days(days: Sequence[str] | str = ()):
+def set_days(days: Sequence[str] | str = (), repeat: bool = True):
     """Make the expanded alarm repeat on exactly `days` (e.g. [sat, sun]; [] for none).
-    Uses `repeat_onoff` (every day) first when that saves taps."""
+    Uses `repeat_onoff` (every day) first when that saves taps, unless `repeat` is false:
+    then only day buttons are tapped, in the strip's order, so that a near miss with fewer
+    days never passes through more days on its way."""
     if isinstance(days, str):
         days = [d for d in days.replace(",", " ").split() if d]
     target = {weekdays.day_number(d) for d in days}
@@ -227,9 +229,9 @@ def set_days(days: Sequence[str] | str = ()):
         if count >= 10:
             raise ExpertStuck(f"stage {expert.stage}: the days never matched")
         expert.scratch["taps"] = count + 1
-        repeat = screen.first(_c("repeat_onoff"))
-        if not current and len(target) >= 5 and repeat is not None and _clear(repeat, screen, fab):
-            return click(repeat)
+        box = screen.first(_c("repeat_onoff")) if repeat else None
+        if not current and len(target) >= 5 and box is not None and _clear(box, screen, fab):
+            return click(box)
         for button in buttons:
             day = weekdays.day_of_name(button.desc)
             if (day in target) != button.checked:

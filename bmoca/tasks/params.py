@@ -1,0 +1,335 @@
+"""Typed parameters of task families and the `${...}` templates that use them.
+
+A family (`bmoca.tasks.families`) declares its parameters by type; an instance draws each
+from a `random.Random` seeded by the family id and the instance's seed, so `(family, seed)`
+names one instance on every machine. The drawn values fill `${...}` placeholders in the
+family's instruction, set-up, success expression, expert plan and near-miss rows:
+
+    instruction: "create an alarm at ${time.text}"
+    success: {logcat: {..., regex: "nextUserAlarmTime(.*?)${time.hhmm}:00"}}
+    expert: [..., {set_time: {hour: "${time.hour}", minute: "${time.minute}"}}]
+    setup: [{clock: {at: "2015-12-31 ${(time.hour + 3) % 24:02d}:00:00"}}]
+
+A string that is one placeholder alone becomes the value itself (an int stays an int);
+otherwise each placeholder is formatted into the text, with an optional format spec
+after a colon. A placeholder is a small expression: names of parameters, attributes
+(`time.hour`), integers and strings, `+ - * // %`, unary minus and indexing by a constant.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bmoca.tasks.spec import TaskError
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+DIGIT_KEYS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_PLACEHOLDER = re.compile(r"\$\{([^{}]*)\}")
+
+
+# -- values ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Time:
+    """A time of day as the instructions say it and the apps store it."""
+
+    hour: int
+    minute: int
+
+    @property
+    def hour12(self) -> int:
+        return self.hour % 12 or 12
+
+    @property
+    def ampm(self) -> str:
+        return "am" if self.hour < 12 else "pm"
+
+    @property
+    def text(self) -> str:
+        """`6:30 am`, `12:05 pm` (what B-MoCA's instructions write, in their lower case)."""
+        return f"{self.hour12}:{self.minute:02d} {self.ampm}"
+
+    @property
+    def hhmm(self) -> str:
+        return f"{self.hour:02d}:{self.minute:02d}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Days:
+    """A set of weekdays, Monday first."""
+
+    keys: tuple[str, ...]
+
+    @property
+    def mask(self) -> int:
+        """DeskClock's `daysofweek` bits: Monday 1, Tuesday 2, ... Sunday 64."""
+        return sum(1 << WEEKDAYS.index(k) for k in self.keys)
+
+    @property
+    def text(self) -> str:
+        names = [DAY_NAMES[WEEKDAYS.index(k)] for k in self.keys]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    @property
+    def count(self) -> int:
+        return len(self.keys)
+
+    @property
+    def others(self) -> tuple[str, ...]:
+        """The weekdays not in the set (empty when it is every day)."""
+        return tuple(k for k in WEEKDAYS if k not in self.keys)
+
+    @property
+    def all_but_first(self) -> tuple[str, ...]:
+        return self.keys[1:]
+
+    @property
+    def with_another(self) -> tuple[str, ...]:
+        """The set and one more day (the first day missing from it; every day stays)."""
+        extra = self.others[:1]
+        return tuple(sorted((*self.keys, *extra), key=WEEKDAYS.index))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Phone:
+    """A ten-digit North American number."""
+
+    digits: str
+
+    @property
+    def formatted(self) -> str:
+        """As the Phone app shows it in en-US: `(415) 555-0132`."""
+        d = self.digits
+        return f"({d[:3]}) {d[3:6]}-{d[6:]}"
+
+    @property
+    def dashed(self) -> str:
+        d = self.digits
+        return f"{d[:3]}-{d[3:6]}-{d[6:]}"
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The dialpad keys' resource-id names, digit by digit (`four`, `one`, `five`...)."""
+        return tuple(DIGIT_KEYS[int(c)] for c in self.digits)
+
+    def __str__(self) -> str:
+        return self.dashed
+
+
+# -- types ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Choice:
+    """One of the listed values (scalars, or mappings whose fields the templates read)."""
+
+    values: tuple[Any, ...]
+
+    def size(self) -> int:
+        return len(self.values)
+
+    def draw(self, rng: random.Random) -> Any:
+        value = self.values[rng.randrange(len(self.values))]
+        return _Record(value) if isinstance(value, Mapping) else value
+
+    def describe(self) -> str:
+        shown = [str(v.get("name", v)) if isinstance(v, Mapping) else str(v)
+                 for v in self.values]
+        return "one of " + ", ".join(shown[:6]) + (", ..." if len(shown) > 6 else "")
+
+
+@dataclass(frozen=True)
+class IntRange:
+    low: int
+    high: int
+
+    def size(self) -> int:
+        return self.high - self.low + 1
+
+    def draw(self, rng: random.Random) -> int:
+        return rng.randint(self.low, self.high)
+
+    def describe(self) -> str:
+        return f"an integer from {self.low} to {self.high}"
+
+
+@dataclass(frozen=True)
+class TimeOfDay:
+    """Any time of day on a grid of `step` minutes."""
+
+    step: int = 1
+
+    def size(self) -> int:
+        return 24 * 60 // self.step
+
+    def draw(self, rng: random.Random) -> Time:
+        minutes = rng.randrange(self.size()) * self.step
+        return Time(minutes // 60, minutes % 60)
+
+    def describe(self) -> str:
+        return "a time of day" + (f" on a {self.step}-minute grid" if self.step > 1 else "")
+
+
+@dataclass(frozen=True)
+class DaySet:
+    """A set of `low` to `high` weekdays."""
+
+    low: int = 1
+    high: int = 7
+
+    def _sizes(self) -> list[int]:
+        from math import comb
+
+        return [comb(7, k) for k in range(self.low, self.high + 1)]
+
+    def size(self) -> int:
+        return sum(self._sizes())
+
+    def draw(self, rng: random.Random) -> Days:
+        count = rng.choices(range(self.low, self.high + 1), weights=self._sizes())[0]
+        return Days(tuple(sorted(rng.sample(WEEKDAYS, count), key=WEEKDAYS.index)))
+
+    def describe(self) -> str:
+        return f"{self.low} to {self.high} weekdays"
+
+
+@dataclass(frozen=True)
+class PhoneNumber:
+    """A number in an area code of the list, exchange 200-999, any line."""
+
+    areas: tuple[str, ...] = ("201", "212", "305", "312", "415", "503", "617", "713", "808")
+
+    def size(self) -> int:
+        return len(self.areas) * 800 * 10_000
+
+    def draw(self, rng: random.Random) -> Phone:
+        area = self.areas[rng.randrange(len(self.areas))]
+        return Phone(f"{area}{rng.randint(200, 999)}{rng.randint(0, 9999):04d}")
+
+    def describe(self) -> str:
+        return "a ten-digit phone number"
+
+
+TYPES: dict[str, Callable[[Any], Any]] = {
+    "choice": lambda spec: Choice(tuple(spec)),
+    "int": lambda spec: IntRange(int(spec[0]), int(spec[1])),
+    "time": lambda spec: TimeOfDay(**(spec or {})),
+    "days": lambda spec: DaySet(*(spec or ())),
+    "phone": lambda spec: PhoneNumber(**({"areas": tuple(spec)} if spec else {})),
+}
+"""`name: {type: spec}` in a family's `params`: `choice: [values]`, `int: [low, high]`,
+`time: {step: minutes}`, `days: [fewest, most]`, `phone: [area codes]` (each may be null
+for its default)."""
+
+
+def parse_type(where: str, spec: Any):
+    if not isinstance(spec, Mapping) or len(spec) != 1:
+        raise TaskError(f"{where}: expected one of {', '.join(TYPES)} as a one-key mapping")
+    (kind, body), = spec.items()
+    if kind not in TYPES:
+        raise TaskError(f"{where}: unknown parameter type {kind!r}; types are {', '.join(TYPES)}")
+    try:
+        made = TYPES[kind](body)
+    except (TypeError, ValueError, IndexError) as exc:
+        raise TaskError(f"{where}: {kind}: {exc}") from None
+    if made.size() < 1:
+        raise TaskError(f"{where}: {kind}: the parameter has no values")
+    return made
+
+
+class _Record:
+    """A mapping choice, read by attribute in templates (`${dept.name}`)."""
+
+    def __init__(self, fields: Mapping[str, Any]):
+        self._fields = dict(fields)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._fields[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __str__(self) -> str:
+        return str(self._fields.get("name", self._fields))
+
+
+# -- templates ------------------------------------------------------------------------------
+
+def fill(template: Any, values: Mapping[str, Any], where: str = "template") -> Any:
+    """`template` (nested lists, mappings and strings) with every placeholder filled."""
+    if isinstance(template, str):
+        return _fill_text(template, values, where)
+    if isinstance(template, Mapping):
+        return {key: fill(value, values, f"{where}.{key}") for key, value in template.items()}
+    if isinstance(template, list | tuple):
+        return [fill(item, values, f"{where}[{i}]") for i, item in enumerate(template)]
+    return template
+
+
+def _fill_text(text: str, values: Mapping[str, Any], where: str) -> Any:
+    whole = _PLACEHOLDER.fullmatch(text.strip())
+    if whole is not None and ":" not in whole.group(1):
+        return evaluate(whole.group(1), values, where)
+
+    def one(match: re.Match) -> str:
+        expr, _, spec = match.group(1).partition(":")
+        value = evaluate(expr, values, where)
+        try:
+            return format(value, spec)
+        except (TypeError, ValueError) as exc:
+            raise TaskError(f"{where}: ${{{match.group(1)}}}: {exc}") from None
+
+    return _PLACEHOLDER.sub(one, text)
+
+
+_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+              ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b,
+              ast.Mod: lambda a, b: a % b}
+
+
+def evaluate(expr: str, values: Mapping[str, Any], where: str = "template") -> Any:
+    """One placeholder's expression (see the module's docstring); TaskError if it is not
+    one, or names what the family does not have."""
+    try:
+        tree = ast.parse(expr.strip(), mode="eval")
+        return _eval(tree.body, values)
+    except SyntaxError:
+        raise TaskError(f"{where}: ${{{expr}}} is not an expression") from None
+    except _Unsupported as exc:
+        raise TaskError(f"{where}: ${{{expr}}}: {exc}") from None
+    except (AttributeError, KeyError, IndexError, TypeError, ZeroDivisionError) as exc:
+        raise TaskError(f"{where}: ${{{expr}}}: {type(exc).__name__}: {exc}") from None
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _eval(node: ast.AST, values: Mapping[str, Any]) -> Any:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | str):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in values:
+            raise _Unsupported(f"no parameter {node.id!r}; parameters are "
+                               f"{', '.join(values) or 'none'}")
+        return values[node.id]
+    if isinstance(node, ast.Attribute) and not node.attr.startswith("_"):
+        return getattr(_eval(node.value, values), node.attr)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_eval(node.left, values), _eval(node.right, values))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_eval(node.operand, values)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return _eval(node.value, values)[node.slice.value]
+    raise _Unsupported(f"{type(node).__name__} is not allowed in a placeholder")
