@@ -41,9 +41,12 @@ IMAGE_TOKENS = 425
 
 def list_tasks(app_name: str = typer.Option(None, "--app", help="only this app"),
                category: str = typer.Option(None, help="only this category"),
+               families: bool = typer.Option(False, "--families", help="list the task "
+                                             "families instead: their kind, parameters and "
+                                             "how many distinct instances each has"),
                as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """List the tasks: id, app, category, step limit, and whether the criterion deviates
-    from the reference implementation's."""
+    from the reference implementation's (with --families, the task families)."""
     from bmoca import tasks
 
     everything = tasks.all_tasks()
@@ -51,6 +54,9 @@ def list_tasks(app_name: str = typer.Option(None, "--app", help="only this app")
         app_name = choice("--app", app_name, sorted({t.app for t in everything}))
     if category is not None:
         category = choice("--category", category, tasks.CATEGORIES)
+    if families:
+        _list_families(app_name, category, as_json)
+        return
     rows = [{"id": t.id, "app": t.app, "category": t.category, "steps": t.step_limit,
              "setup": len(t.setup), "deviates": bool(t.reference.get("deviation")),
              "version": t.version, "instruction": t.instruction}
@@ -60,6 +66,19 @@ def list_tasks(app_name: str = typer.Option(None, "--app", help="only this app")
             row["setup"] = row["setup"] or ""
     emit(rows, as_json, columns=None if as_json else
          ["id", "app", "category", "steps", "setup", "deviates"])
+
+
+def _list_families(app_name: str | None, category: str | None, as_json: bool) -> None:
+    from bmoca.tasks import families
+
+    rows = [{"id": f.id, "app": f.app, "category": f.category, "kind": f.kind,
+             "instances": f.instance_count, "params": f.describe_params(),
+             "example": f.instance(0).instruction}
+            for f in families.all_families()
+            if (app_name is None or f.app.lower() == app_name.lower())
+            and (category is None or f.category.lower() == category.lower())]
+    emit(rows, as_json, columns=None if as_json else
+         ["id", "app", "kind", "instances", "params", "example"])
 
 
 def _progress():

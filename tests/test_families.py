@@ -1,0 +1,148 @@
+"""Task families (issue 30): typed parameters, `${...}` templates, instances `family@seed`
+that work wherever a task id does, and their near-miss rows."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bmoca
+from bmoca import tasks
+from bmoca.env import DevicePool
+from bmoca.eval import runner
+from bmoca.tasks import families, near_misses, params
+from bmoca.tasks.spec import TaskError
+
+ROOT = Path(__file__).resolve().parent.parent
+ALARM = "clock/create_alarm_at_time"
+DAYS = "clock/create_alarm_on_days"
+
+
+def test_an_instance_is_a_task_named_by_family_and_seed():
+    task = tasks.get(f"{ALARM}@17")
+    assert task.id == f"{ALARM}@17" and task.family == ALARM
+    time = families.get(ALARM).values(17)["time"]
+    assert task.instruction == f"create alarm at {time.text}"
+    assert task.expert[3] == {"set_time": {"hour": time.hour, "minute": time.minute}}
+    assert tasks.get(f"{ALARM}@17") is task  # instances are kept, not rebuilt
+
+
+def test_instances_are_the_same_on_every_run_whatever_the_hash_seed():
+    code = (f"from bmoca import tasks; print(tasks.get('{DAYS}@5').instruction)")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}, check=True).stdout
+            for seed in ("1", "2")}
+    assert outs == {tasks.get(f"{DAYS}@5").instruction + "\n"}
+
+
+def test_seeds_draw_different_instances():
+    instructions = {tasks.get(f"{DAYS}@{seed}").instruction for seed in range(30)}
+    assert len(instructions) >= 28
+    assert families.get(DAYS).instance_count == 288 * 127
+
+
+def test_select_takes_families_ids_seeds_and_ranges_and_all_stays_the_fixed_suite():
+    every = tasks.select("families")
+    assert len(every) == families.DEFAULT_INSTANCES * len(families.all_families())
+    assert [t.id for t in tasks.select(ALARM)] == [f"{ALARM}@{s}" for s in range(5)]
+    assert [t.id for t in tasks.select(f"{DAYS}@3..5")] == [f"{DAYS}@{s}" for s in (3, 4, 5)]
+    assert all(not t.family for t in tasks.select("all")) and len(tasks.select("all")) == 142
+    with pytest.raises(TaskError, match="first <= last"):
+        tasks.select(f"{DAYS}@5..3")
+    with pytest.raises(TaskError, match="unknown task family 'clock/no_such'"):
+        tasks.get("clock/no_such@1")
+
+
+def test_an_instance_plays_through_env_step_expert_passes_and_doing_nothing_fails():
+    pool = DevicePool()
+    try:
+        for config in ("test_env_100", "test_env_108"):
+            task = tasks.get(f"{DAYS}@11")
+            expert = runner.play(runner.EpisodeSpec("expert", task, config, 0, 3), pool)
+            assert expert.error is None and expert.success, expert.detector_trace
+            noop = runner.play(runner.EpisodeSpec("noop", task, config, 0, 3), pool)
+            assert noop.error is None and not noop.success
+            near = runner.play(runner.EpisodeSpec("row:the_time_only", task, config, 0, 3), pool)
+            assert near.error is None and not near.success and near.terminated
+    finally:
+        pool.close()
+
+
+def test_a_familys_rows_are_filled_per_instance_with_the_generic_ones():
+    rows = near_misses.rows_for(f"{ALARM}@4")
+    names = {r.name for r in rows}
+    assert {"claim_done_at_once", "long_press_app_icon", "a_minute_off", "a_slip_corrected"} <= names
+    time = families.get(ALARM).values(4)["time"]
+    off = next(r for r in rows if r.name == "a_minute_off")
+    assert {"set_time": {"hour": time.hour, "minute": (time.minute + 1) % 60}} in off.play
+
+
+def test_bmoca_make_and_the_generic_gym_id_take_an_instance():
+    import gymnasium
+
+    env = bmoca.make(f"{ALARM}@2", config="test_env_100", observation="xml", action="json")
+    _, info = env.reset(seed=0)
+    assert info["goal"] == "Goal: " + tasks.get(f"{ALARM}@2").instruction
+    env.close()
+    gym_env = gymnasium.make("bmoca/Task-v0", task=f"{ALARM}@2", observation="xml",
+                             action="json")
+    _, info = gym_env.reset(seed=0)
+    assert info["goal"].endswith(tasks.get(f"{ALARM}@2").instruction)
+    gym_env.close()
+
+
+def test_placeholders_keep_types_take_format_specs_and_refuse_what_is_not_allowed():
+    values = {"time": params.Time(6, 5), "n": 3}
+    assert params.fill("${time.hour}", values) == 6
+    assert params.fill("at ${time.hour:02d}:${(time.minute + 55) % 60:02d}", values) == "at 06:00"
+    assert params.fill({"a": ["${n * 2}", "x"]}, values) == {"a": [6, "x"]}
+    for bad, why in (("${__import__('os')}", "Call is not allowed"),
+                     ("${time._private}", "Attribute is not allowed"),
+                     ("${nope}", "no parameter 'nope'"), ("${(}", "is not an expression")):
+        with pytest.raises(TaskError, match=why.replace("(", r"\(")):
+            params.fill(bad, values, "where")
+
+
+def test_parameter_types_draw_within_their_space():
+    rng = random.Random(0)
+    days = params.DaySet(2, 3)
+    assert days.size() == 21 + 35
+    for _ in range(50):
+        assert 2 <= days.draw(rng).count <= 3
+        phone = params.PhoneNumber(("415",)).draw(rng)
+        assert phone.digits.startswith("415") and len(phone.digits) == 10
+        assert len(phone.keys) == 10 and phone.formatted.startswith("(415) ")
+    assert params.Days(("sat", "sun")).mask == 96 and params.Days(("mon",)).text == "Monday"
+    assert params.Time(0, 5).text == "12:05 am" and params.Time(13, 0).text == "1:00 pm"
+
+
+def test_a_broken_family_file_names_the_file_the_family_and_the_field(tmp_path):
+    path = tmp_path / "broken.yaml"
+    base = ("- id: clock/x\n  app: Clock\n  category: Event\n  instruction: at ${t.text}\n"
+            "  step_limit: 5\n  success: {logcat: {filter: 'A:I', regex: x}}\n")
+    path.write_text(base + "  params: {t: {clock: 1}}\n", "utf-8")
+    with pytest.raises(TaskError, match=r"broken.yaml: family clock/x: field params.t: "
+                                        r"unknown parameter type 'clock'"):
+        families.load_file(path)
+    path.write_text(base.replace("${t.text}", "${u.text}") + "  params: {t: {time: null}}\n",
+                    "utf-8")
+    with pytest.raises(TaskError, match=r"family clock/x instance 0.*no parameter 'u'"):
+        families.load_file(path)
+    path.write_text(base + "  params: {t: {time: null}}\n  kind: magic\n", "utf-8")
+    with pytest.raises(TaskError, match="field kind: 'magic' is not one of parameterized"):
+        families.load_file(path)
+
+
+def test_bmoca_tasks_families_lists_each_family_with_its_space():
+    done = subprocess.run([sys.executable, "-m", "bmoca.cli.main", "tasks", "--families",
+                           "--json"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    listed = {row["id"]: row for row in json.loads(done.stdout)}
+    assert set(listed) == {f.id for f in families.all_families()}
+    assert listed[ALARM]["instances"] == 1440 and listed[ALARM]["kind"] == "parameterized"
