@@ -146,3 +146,45 @@ def test_bmoca_tasks_families_lists_each_family_with_its_space():
     listed = {row["id"]: row for row in json.loads(done.stdout)}
     assert set(listed) == {f.id for f in families.all_families()}
     assert listed[ALARM]["instances"] == 1440 and listed[ALARM]["kind"] == "parameterized"
+
+
+def test_answers_compare_as_text_number_set_and_time():
+    from bmoca.tasks.answers import matches
+
+    assert matches("The Eiffel Tower.", "the eiffel tower")
+    assert not matches("Eiffel", "the eiffel tower")
+    assert matches("There are 1,204 of them", 1204, "number")
+    assert matches("3.14", "3.1416", "number", tolerance=0.01)
+    assert not matches("no idea", 3, "number") and not matches(None, 3, "number")
+    assert matches("sun, Mon and tue", ["Mon", "Tue", "Sun"], "set")
+    assert not matches("mon, tue", ["mon", "tue", "sun"], "set")
+    assert matches("at 6:05 pm", "18:05", "time") and matches("18h05", "6:05 PM", "time")
+    assert not matches("6:05 am", "18:05", "time") and not matches("13:05 pm", "13:05", "time")
+
+
+def _play(task_id: str, actions: list[dict]) -> tuple[bool, bool]:
+    env = bmoca.make(task_id, config="test_env_100", observation="xml", action="json")
+    env.reset(seed=0)
+    for action in actions:
+        _, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    env.close()
+    return bool(reward), bool(terminated)
+
+
+def test_an_information_retrieval_instance_is_judged_on_the_agents_answer():
+    task_id = "clock/count_the_alarms@3"
+    count = families.get("clock/count_the_alarms").values(3)["extra"] + 1
+    assert _play(task_id, [{"action_type": "answer", "text": f"I count {count} alarms"}]) == (
+        True, True)
+    assert _play(task_id, [{"action_type": "answer", "text": str(count + 1)},
+                           {"action_type": "status", "goal_status": "complete"}]) == (False, True)
+    # an earlier episode's answer is not carried into the next one
+    assert _play(task_id, [{"action_type": "navigate_home"}]) == (False, False)
+
+
+def test_an_infeasible_instance_passes_only_on_the_infeasible_claim_with_nothing_changed():
+    task_id = "clock/delete_an_alarm_that_does_not_exist@2"
+    assert _play(task_id, [{"action_type": "status", "goal_status": "infeasible"}]) == (True, True)
+    assert _play(task_id, [{"action_type": "status", "goal_status": "complete"}]) == (False, True)

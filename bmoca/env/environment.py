@@ -29,6 +29,7 @@ from bmoca.env.devices import DevicePool, resolve_config
 from bmoca.formats import apps as app_table
 from bmoca.formats.locales import is_rtl
 from bmoca.registration import gym_id
+from bmoca.tasks.answers import Claims
 
 OBSERVATION_MODES = ("pixels", "xml", "text", "som")
 
@@ -100,6 +101,8 @@ class BmocaEnv(gymnasium.Env):
         the same dump is not described again (`obs.translate` keeps its parse already)."""
         self.steps = self.invalid_actions = 0
         self.success = False
+        self._claims = Claims()
+        """The agent's last answer and status claim in this episode (answer tasks read them)."""
         self._ended: str | None = None
         """"terminated" or "truncated" once the episode is over; step() then refuses."""
         self.spec = _own_spec(self.task, config, device, dict(
@@ -126,6 +129,7 @@ class BmocaEnv(gymnasium.Env):
         self.steps = self.invalid_actions = 0
         self.success = False
         self._ended = None
+        self._claims = Claims()
         observation = self._observe()
         info = self._info(reset_s=time.perf_counter() - started)
         return observation, info
@@ -147,8 +151,12 @@ class BmocaEnv(gymnasium.Env):
             error = f"{type(exc).__name__}: {exc}"
             self.invalid_actions += 1
         changed = error is None
+        if "answer" in extra or "status" in extra:
+            self._claims = Claims(extra.get("answer", self._claims.answer),
+                                  extra.get("status", self._claims.status))
         observation = self._observe() if changed else _copy(self._last_observation)
-        verdict = self.task.is_successful(self.device, self._start, self._xml) if changed else None
+        verdict = (self.task.is_successful(self.device, self._start, self._xml, self._claims)
+                   if changed else None)
         if verdict is not None and (verdict.ok or not self.stop_on_success):
             self.success = verdict.ok
         terminated = (self.success and self.stop_on_success) or extra.get("status") is not None
@@ -166,7 +174,7 @@ class BmocaEnv(gymnasium.Env):
         that decide when they are done, or checks after the episode)."""
         if self.device is None or self._start is None:
             raise RuntimeError("call reset() before evaluate()")
-        return self.task.is_successful(self.device, self._start).ok
+        return self.task.is_successful(self.device, self._start, claims=self._claims).ok
 
     def render(self) -> np.ndarray | None:
         if self.render_mode == "rgb_array" and self.device is not None:

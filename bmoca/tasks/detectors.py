@@ -7,6 +7,9 @@ A task's success expression is a tree of these, written in its data file:
     shell         a shell command's output, captured by a regex and compared
     sqlite        a query on an app database pulled from the phone
     shared_prefs  a key of an app's shared-preferences XML pulled from the phone
+    answer        the agent's answer (the `answer` action), compared as text, number, set
+                  or time of day (`bmoca.tasks.answers`)
+    claimed       the agent's status claim: `complete` or `infeasible`
     all/any/not   combinators
 
 `shell` comparisons may refer to the value the command printed at reset (`"$reset"`), so a
@@ -25,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from bmoca.device.contract import Device, DeviceError
 from bmoca.formats.hierarchy import parse as parse_dump
+from bmoca.tasks import answers
+from bmoca.tasks.answers import Claims
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -50,9 +55,11 @@ class Probe:
     """What detectors may look at during one check, read lazily and at most once."""
 
     def __init__(self, device: Device, reset_values: Mapping[str, str] | None = None,
-                 hierarchy: str | None = None):
+                 hierarchy: str | None = None, claims: Claims | None = None):
         self.device = device
         self.reset_values = dict(reset_values or {})
+        self.claims = claims or Claims()
+        """What the agent has said in the episode (none when judged outside one)."""
         self._hierarchy = hierarchy
         self._root: etree._Element | None = None
         self._logcat: dict[str, list[tuple[str, str, str]]] = {}
@@ -354,6 +361,51 @@ class SharedPref(Detector):
         return f"shared_prefs[{self.path}] {self.element} {self.name}"
 
 
+@dataclass
+class Answer(Detector):
+    """The agent's last answer gives `equals` under `compare` (`bmoca.tasks.answers`)."""
+
+    equals: Any
+    compare: str = "text"
+    tolerance: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.compare not in answers.COMPARISONS:
+            raise DetectorError(f"answer.compare must be one of "
+                                f"{', '.join(answers.COMPARISONS)}, got {self.compare!r}")
+        if not isinstance(self.tolerance, int | float) or self.tolerance < 0:
+            raise DetectorError(f"answer.tolerance must be a number >= 0, got {self.tolerance!r}")
+
+    def check(self, probe: Probe) -> Verdict:
+        given = probe.claims.answer
+        ok = answers.matches(given, self.equals, self.compare, self.tolerance)
+        said = "no answer" if given is None else f"answered {given!r}"
+        return Verdict(ok, [f"{self.describe()}: {said}"])
+
+    def describe(self) -> str:
+        within = f" within {self.tolerance:g}" if self.tolerance else ""
+        return f"answer {self.compare} {self.equals!r}{within}"
+
+
+@dataclass
+class Claimed(Detector):
+    """The agent's status claim is `status` (`complete` or `infeasible`)."""
+
+    status: str
+
+    def __post_init__(self) -> None:
+        if self.status not in ("complete", "infeasible"):
+            raise DetectorError(f"claimed.status must be complete or infeasible, "
+                                f"got {self.status!r}")
+
+    def check(self, probe: Probe) -> Verdict:
+        said = probe.claims.status
+        return Verdict(said == self.status, [f"{self.describe()}: the agent claimed {said}"])
+
+    def describe(self) -> str:
+        return f"claimed {self.status}"
+
+
 # -- combinators ---------------------------------------------------------------------------
 
 
@@ -415,6 +467,7 @@ class Not(Detector):
 
 _PRIMITIVES: dict[str, type[Detector]] = {
     "logcat": Logcat, "ui": Ui, "shell": Shell, "sqlite": SqliteRow, "shared_prefs": SharedPref,
+    "answer": Answer, "claimed": Claimed,
 }
 
 

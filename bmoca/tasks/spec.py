@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bmoca.device.contract import Device, DeviceError
+from bmoca.tasks.answers import Claims
 from bmoca.tasks.detectors import Detector, Probe, Verdict
 
 CATEGORIES = ("System", "Web/Shopping", "Communication", "Utility", "Event")
@@ -105,8 +106,10 @@ class Task:
         return EpisodeStart(values)
 
     def is_successful(self, device: Device, start: EpisodeStart,
-                      hierarchy: str | None = None) -> Verdict:
-        return self.success.check(Probe(device, start.reset_values, hierarchy))
+                      hierarchy: str | None = None, claims: Claims | None = None) -> Verdict:
+        """The verdict on the phone as it is; `claims` is what the agent said in the episode
+        (its answer and status), which `answer` and `claimed` detectors read."""
+        return self.success.check(Probe(device, start.reset_values, hierarchy, claims))
 
     def tear_down(self, device: Device) -> None:
         """Nothing to undo: every reset starts from the configuration's snapshot."""

@@ -108,6 +108,11 @@ def claim(status: str = "complete") -> Stage:
     return once({"action_type": "status", "goal_status": status})
 
 
+def answer(text: str) -> Stage:
+    """Give an answer (an information-retrieval task is judged on it)."""
+    return once({"action_type": "answer", "text": str(text)})
+
+
 def leave(package: str) -> Stage:
     """Press BACK until the app is no longer in front (at most 6 times)."""
 
@@ -227,6 +232,6 @@ def tap_class(cls: str, index: int = 0, long: bool = False) -> Stage:
 
 STAGES = {"long_press_app": long_press_app, "open_from_drawer": open_from_drawer,
           "long_press_id": long_press_id, "press": press, "type_text": type_text,
-          "swipe": swipe, "scroll": scroll, "claim": claim, "leave": leave,
+          "swipe": swipe, "scroll": scroll, "claim": claim, "answer": answer, "leave": leave,
           "tap_within": tap_within, "slide_toward": slide_toward, "tap_each": tap_each,
           "tap_class": tap_class, "popup_app_info": popup_app_info}
