@@ -188,3 +188,13 @@ def test_an_infeasible_instance_passes_only_on_the_infeasible_claim_with_nothing
     task_id = "clock/delete_an_alarm_that_does_not_exist@2"
     assert _play(task_id, [{"action_type": "status", "goal_status": "infeasible"}]) == (True, True)
     assert _play(task_id, [{"action_type": "status", "goal_status": "complete"}]) == (False, True)
+
+
+def test_docs_families_md_lists_every_family_with_its_kind_and_instances():
+    text = (ROOT / "docs" / "families.md").read_text("utf-8")
+    table = text[text.index("## The families"):]
+    rows = {line.split("`")[1]: line for line in table.splitlines() if line.startswith("| `")}
+    assert set(rows) == {f.id for f in families.all_families()}
+    for family in families.all_families():
+        cells = [c.strip() for c in rows[family.id].split("|")]
+        assert cells[2] == family.kind and cells[4] == f"{family.instance_count:,}", family.id
