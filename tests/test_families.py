@@ -198,3 +198,46 @@ def test_docs_families_md_lists_every_family_with_its_kind_and_instances():
     for family in families.all_families():
         cells = [c.strip() for c in rows[family.id].split("|")]
         assert cells[2] == family.kind and cells[4] == f"{family.instance_count:,}", family.id
+
+
+def test_instance_splits_are_disjoint_in_their_parameters():
+    from bmoca.tasks import splits
+
+    test = tasks.select(DAYS, task_split="test-instance")
+    assert [t.id for t in test] == [f"{DAYS}@{s}" for s in (4, 9, 14, 19, 24)]
+    family = families.get(DAYS)
+    train_values = {repr(family.values(s)) for s in range(300) if splits.seed_part(s) == "train"}
+    test_values = {repr(family.values(s)) for s in range(300) if splits.seed_part(s) == "test"}
+    assert len(test_values) >= 55 and not train_values & test_values
+
+
+def test_family_and_app_splits_and_how_fixed_tasks_pass_the_instance_axis():
+    from bmoca.tasks import splits
+
+    held_out = tasks.select("all", task_split="test-app")
+    assert {t.app for t in held_out} == set(splits.TEST_APPS)
+    assert not {t.app for t in tasks.select("all", task_split="train-app")} & set(splits.TEST_APPS)
+    assert len(tasks.select("all", task_split="test-instance")) == 142
+    test_families = {t.family for t in tasks.select("families", task_split="test-family")}
+    train_families = {t.family for t in tasks.select("families", task_split="train-family")}
+    assert test_families and train_families and not test_families & train_families
+    assert test_families | train_families == {f.id for f in families.all_families()}
+    with pytest.raises(TaskError, match="valid: train-instance, test-instance"):
+        tasks.select("families", task_split="test-planet")
+    with pytest.raises(TaskError, match="names an axis twice"):
+        tasks.select("families", task_split="test-app,train-app")
+
+
+def test_eval_takes_a_task_split_and_refuses_an_unknown_one_in_one_line(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "bmoca.cli.main", "eval", "--agent", "expert",
+                           "--tasks", ALARM, "--task-split", "test-instance", "--configs",
+                           "test_env_100", "--repeats", "1", "--no-efficiency", "--json",
+                           "--out", str(tmp_path / "run")], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"{ALARM}@4" in done.stdout and f"{ALARM}@0" not in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "bmoca.cli.main", "eval", "--tasks", ALARM,
+                          "--task-split", "test-planet"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "valid: train-instance, test-instance" in bad.stderr

@@ -30,6 +30,9 @@ TASKS_HELP = ("all, representative, v1, v2, an app, a category, task ids or glob
               "(clock/*alarm*), comma-separated (ids containing commas are kept whole); "
               "repeatable")
 TASK_HELP = "one exact task id, never split at commas; repeatable"
+TASK_SPLIT_HELP = ("keep a generalization split of the tasks: train-instance, test-instance, "
+                   "train-family, test-family, train-app, test-app, comma-separated to "
+                   "combine axes (docs/families.md)")
 JSON_HELP = "print JSON for scripts instead of a table"
 
 
@@ -91,32 +94,43 @@ def device_target(value: str) -> str:
 
 
 def select_tasks(specs: Sequence[str] | None, ids: Sequence[str] | None = None,
-                 default: str | None = None):
-    """Tasks from `--tasks` specs and exact `--task` ids, in order, without repeats."""
+                 default: str | None = None, task_split: str | None = None):
+    """Tasks from `--tasks` specs and exact `--task` ids, in order, without repeats, kept
+    to `--task-split` when one is given."""
     from bmoca import tasks
+    from bmoca.tasks import splits
 
+    try:
+        chosen_split = splits.parse(task_split)
+    except tasks.TaskError as exc:
+        raise bad("--task-split", str(exc)) from None
     chosen: dict[str, Any] = {}
     for task_id in ids or []:
         try:
             task = tasks.get(task_id)
         except tasks.TaskError as exc:
             raise bad("--task", str(exc)) from None
-        chosen.setdefault(task.id, task)
+        if splits.keeps(task, chosen_split):
+            chosen.setdefault(task.id, task)
     specs = list(specs or [])
-    if not specs and not chosen and default:
+    if not specs and not ids and default:
         specs = [default]
     if specs:
         try:
-            for task in tasks.select(specs):
+            for task in tasks.select(specs, task_split):
                 chosen.setdefault(task.id, task)
         except tasks.TaskError as exc:
             raise bad("--tasks", str(exc)) from None
+    if not chosen:
+        raise bad("--task", f"no task given is in task split {task_split}")
     return list(chosen.values())
 
 
-def tasks_label(specs: Sequence[str] | None, ids: Sequence[str] | None, default: str) -> str:
-    """The task part of a default run directory's name."""
-    return ",".join([*(specs or []), *(ids or [])]) or default
+def tasks_label(specs: Sequence[str] | None, ids: Sequence[str] | None, default: str,
+                task_split: str | None = None) -> str:
+    """The task part of a default run directory's name (with the task split, if any)."""
+    label = ",".join([*(specs or []), *(ids or [])]) or default
+    return f"{label}@{task_split}" if task_split else label
 
 
 def config_ids(split: str, config_spec: str | None) -> list[str]:

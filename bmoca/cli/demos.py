@@ -10,6 +10,7 @@ import typer
 from bmoca.cli import executors
 from bmoca.cli.common import (
     TASK_HELP,
+    TASK_SPLIT_HELP,
     TASKS_HELP,
     choice,
     config_ids,
@@ -28,6 +29,7 @@ def demos_generate(
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: "
                                          "settings]", show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
+    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
     split: str = typer.Option("train", help="train, test or all configurations "
                               "(demonstrations are training data: train by default)"),
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids, ranges "
@@ -59,7 +61,7 @@ def demos_generate(
 
     play = choice("--play", play, list(PLAYS))
     route = choice("--route", route, list(ROUTES))
-    task_list = select_tasks(task_specs, task_ids, default="settings")
+    task_list = select_tasks(task_specs, task_ids, default="settings", task_split=task_split)
     chosen_configs = config_ids(split, config_spec)
     writable_dir("--out", out)
     executor, ray_address, workers = executors.resolve(executor, ray_address, "sim", workers)

@@ -14,6 +14,7 @@ from bmoca.cli.common import (
     DEVICE_HELP,
     JSON_HELP,
     TASK_HELP,
+    TASK_SPLIT_HELP,
     TASKS_HELP,
     bad,
     choice,
@@ -71,8 +72,11 @@ def list_tasks(app_name: str = typer.Option(None, "--app", help="only this app")
 def _list_families(app_name: str | None, category: str | None, as_json: bool) -> None:
     from bmoca.tasks import families
 
+    from bmoca.tasks import splits
+
     rows = [{"id": f.id, "app": f.app, "category": f.category, "kind": f.kind,
              "instances": f.instance_count, "params": f.describe_params(),
+             "family_split": splits.family_part(f.id), "app_split": splits.app_part(f.app),
              "example": f.instance(0).instruction}
             for f in families.all_families()
             if (app_name is None or f.app.lower() == app_name.lower())
@@ -143,6 +147,7 @@ def evaluate_command(
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: "
                                          "settings]", show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
+    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
     split: str = typer.Option("test", help="train, test or all configurations"),
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids, ranges "
                                     "such as train_env_000..006 or random_train_0..99 "
@@ -203,7 +208,7 @@ def evaluate_command(
     from bmoca import agents
     from bmoca.agents import llm
 
-    task_list = select_tasks(task_specs, task_ids, default="settings")
+    task_list = select_tasks(task_specs, task_ids, default="settings", task_split=task_split)
     chosen_configs = config_ids(split, config_spec)
     if factors:
         from bmoca.cli.factors import factor_grid
@@ -229,7 +234,7 @@ def evaluate_command(
     executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
     if save_screens is None:  # model agents (they expose `last_call`) get screens by default
         save_screens = hasattr(built, "last_call")
-    label = tasks_label(task_specs, task_ids, "settings")
+    label = tasks_label(task_specs, task_ids, "settings", task_split)
     errored = _run(agent, task_list, chosen_configs, repeats, seed, workers, out or run_dir,
                    label, "factors" if factors else config_spec or split, split, save_screens,
                    options, device, limit, as_json, judge_claims=judge_claims,
@@ -544,6 +549,7 @@ def validate(
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: all]",
                                          show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
+    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
     split: str = typer.Option("all", help="train, test or all configurations"),
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids "
                                     "or ranges (train_env_000..006)"),
@@ -572,7 +578,8 @@ def validate(
 
     if write is not None and not near:
         raise bad("--write", "--write goes with --near-misses")
-    task_list = [t for t in select_tasks(task_specs, task_ids, default="all") if t.expert]
+    task_list = [t for t in select_tasks(task_specs, task_ids, default="all",
+                                         task_split=task_split) if t.expert]
     if near and config_spec is None and split == "all":
         from bmoca.eval.near_misses import CONFIGS
 

@@ -99,7 +99,7 @@ def split_spec(spec: str) -> builtins.list[str]:
     return names
 
 
-def _match(name: str) -> builtins.list[Task]:
+def _match(name: str, split: tuple[tuple[str, str], ...] = ()) -> builtins.list[Task]:
     low = name.lower()
     if low == "all":
         return builtins.list(all_tasks())
@@ -115,7 +115,10 @@ def _match(name: str) -> builtins.list[Task]:
     if not found and (low == "families" or "@" in name or name in _family_ids()):
         from bmoca.tasks import families
 
-        return families.select(name) or []
+        from bmoca.tasks import splits
+
+        return families.select(name, lambda: splits.seeds(split, families.DEFAULT_INSTANCES)
+                               ) or []
     return found
 
 
@@ -132,24 +135,32 @@ def names() -> builtins.list[str]:
     return ["all", "representative", "v1", "v2", *apps, *CATEGORIES, *(t.id for t in all_tasks())]
 
 
-def select(spec: str | Iterable[str]) -> builtins.list[Task]:
+def select(spec: str | Iterable[str], task_split: str | None = None) -> builtins.list[Task]:
     """Tasks named by a comma-separated spec (or several specs): `all`, `representative`,
     `v2` (the 131 tasks of the B-MoCA release), `v1` (tasks only the paper's first version
     had), an app, a category, a task id (commas in it are kept) or a glob over ids
     (`clock/*alarm*`, `settings/turn_?n_wifi`); or instances of task families: `families`
     (five of each), a family id (its first five), `family@seed`, `family@first..last`.
-    Unknown names raise TaskError naming the closest ones."""
+    Unknown names raise TaskError naming the closest ones.
+
+    `task_split` keeps the tasks of generalization splits (`bmoca.tasks.splits`:
+    `test-instance`, `train-family`, `test-app`, comma-separated to combine axes); a family
+    named without seeds then gives the first five seeds of the instance split."""
+    from bmoca.tasks import splits
+
+    split = splits.parse(task_split)
     specs = [spec] if isinstance(spec, str) else builtins.list(spec)
     chosen: dict[str, Task] = {}
     for part in specs:
         for name in split_spec(part):
-            found = _match(name)
+            found = _match(name, split)
             if not found:
                 raise TaskError(_unknown(name))
             for task in found:
-                chosen.setdefault(task.id, task)
+                if splits.keeps(task, split):
+                    chosen.setdefault(task.id, task)
     if not chosen:
-        raise TaskError("no tasks selected")
+        raise TaskError("no tasks selected" + (f" in task split {task_split}" if split else ""))
     return builtins.list(chosen.values())
 
 

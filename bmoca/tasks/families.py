@@ -23,7 +23,7 @@ import functools
 import math
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,10 +61,21 @@ class Family:
         return math.prod(kind.size() for _, kind in self.params)
 
     def values(self, seed: int) -> dict[str, Any]:
-        """The instance's parameters: a `random.Random` seeded by the family id and the
-        seed (a string seed is hashed the same way on every machine and Python run)."""
-        rng = random.Random(f"{self.id}@{seed}")
-        return {name: kind.draw(rng) for name, kind in self.params}
+        """The instance's parameters: drawn by a `random.Random` seeded by the family id
+        and the seed (a string seed is hashed the same way on every machine and Python
+        run), again while they fall in the other instance split than the seed's, so that
+        test instances never share their parameters with training ones (`splits`)."""
+        from bmoca.tasks import splits
+
+        wanted = splits.seed_part(seed)
+        first = None
+        for attempt in range(splits.MAX_REDRAWS):
+            rng = random.Random(f"{self.id}@{seed}" + (f"#{attempt}" if attempt else ""))
+            values = {name: kind.draw(rng) for name, kind in self.params}
+            if splits.values_part(values) == wanted:
+                return values
+            first = first or values
+        return first  # a space too small to have values in both parts
 
     def instance(self, seed: int) -> Task:
         return _instance(self, seed)
@@ -157,12 +168,14 @@ def instance(task_id: str) -> Task:
     return get(match["family"]).instance(int(match["seed"]))
 
 
-def select(name: str) -> list[Task] | None:
+def select(name: str, seeds: Callable[[], Iterable[int]] = lambda: range(DEFAULT_INSTANCES)
+           ) -> list[Task] | None:
     """Instances a `--tasks` name picks, or None when it names no family: `families` (the
     first five of every family), a family id (its first five), `family@seed`,
-    `family@first..last`."""
+    `family@first..last`. `seeds` gives the seeds of "the first five" (an instance split
+    gives its own)."""
     if name.lower() == "families":
-        return [f.instance(s) for f in all_families() for s in range(DEFAULT_INSTANCES)]
+        return [f.instance(s) for f in all_families() for s in seeds()]
     if is_instance_id(name):
         return [instance(name)]
     span = _RANGE.match(name)
@@ -175,5 +188,5 @@ def select(name: str) -> list[Task] | None:
         return [family.instance(s) for s in range(first, last + 1)]
     for family in all_families():
         if family.id == name:
-            return [family.instance(s) for s in range(DEFAULT_INSTANCES)]
+            return [family.instance(s) for s in seeds()]
     return None

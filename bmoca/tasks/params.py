@@ -263,6 +263,9 @@ class _Record:
     def __str__(self) -> str:
         return str(self._fields.get("name", self._fields))
 
+    def __repr__(self) -> str:
+        return f"Record({sorted(self._fields.items(), key=lambda kv: str(kv[0]))!r})"
+
 
 # -- templates ------------------------------------------------------------------------------
 
