@@ -241,3 +241,61 @@ def test_eval_takes_a_task_split_and_refuses_an_unknown_one_in_one_line(tmp_path
                          cwd=ROOT, timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert "valid: train-instance, test-instance" in bad.stderr
+
+
+def test_every_family_instance_has_its_near_misses_a_long_press_among_them():
+    for family in families.all_families():
+        rows = near_misses.rows_for(f"{family.id}@1")
+        fails = [r for r in rows if not r.must_pass]
+        pressed = [r for r in fails if any(next(iter(s)) in ("long_press_app", "long_press_id")
+                                           or (isinstance(s.get("tap_class"), dict)
+                                               and s["tap_class"].get("long"))
+                                           for s in r.play)]
+        assert len(fails) >= 2 and pressed, family.id
+        assert len([r for r in rows if r.must_pass]) >= 2, family.id
+
+
+def test_a_rule_about_the_path_is_checked_over_the_episode_not_only_at_its_end():
+    task_id = "settings/switch_without_the_shade@0"
+    tile = families.get("settings/switch_without_the_shade").values(0)["switch"].tile
+    env = bmoca.make(task_id, config="test_env_100", observation="xml", action="json")
+    env.reset(seed=0)
+    env.step({"action_type": "swipe", "direction": "down"})
+    observation, *_ = env.step({"action_type": "swipe", "direction": "down"})
+    from bmoca.tasks.experts import Screen
+
+    tiles = [n for n in Screen(observation["xml"]).nodes
+             if n.cls == "android.widget.Switch" and not n.id]
+    x, y = tiles[tile].center
+    _, reward, terminated, _, info = env.step({"action_type": "click", "x": x, "y": y})
+    assert reward == 0 and not terminated  # the switch is right, the path was not
+    assert any(line.startswith("never: first held at step 1") for line in info["detector"])
+    env.step({"action_type": "navigate_back"})
+    env.step({"action_type": "navigate_back"})
+    assert env.evaluate() is False  # closing the shade afterwards does not undo the path
+    env.close()
+
+
+def test_before_holds_when_its_first_part_held_no_later_than_its_second():
+    from bmoca.tasks.detectors import Before, History, Verdict
+
+    class Flag:
+        def __init__(self):
+            self.now = False
+
+        def check(self, probe):
+            return Verdict(self.now, [])
+
+    a, b = Flag(), Flag()
+    before = Before(a, b)
+    probe = type("P", (), {"history": History()})()
+    probe.history.step, b.now = 1, True
+    assert before.check(probe).ok is False  # b first, a not yet
+    probe.history.step, a.now = 2, True
+    assert before.check(probe).ok is False  # a came after b
+    fresh, c, d = type("P", (), {"history": History()})(), Flag(), Flag()
+    both = Before(c, d)
+    fresh.history.step, c.now = 1, True
+    assert both.check(fresh).ok is False
+    fresh.history.step, d.now = 2, True
+    assert both.check(fresh).ok is True

@@ -70,9 +70,7 @@ def list_tasks(app_name: str = typer.Option(None, "--app", help="only this app")
 
 
 def _list_families(app_name: str | None, category: str | None, as_json: bool) -> None:
-    from bmoca.tasks import families
-
-    from bmoca.tasks import splits
+    from bmoca.tasks import families, splits
 
     rows = [{"id": f.id, "app": f.app, "category": f.category, "kind": f.kind,
              "instances": f.instance_count, "params": f.describe_params(),

@@ -30,6 +30,7 @@ from bmoca.formats import apps as app_table
 from bmoca.formats.locales import is_rtl
 from bmoca.registration import gym_id
 from bmoca.tasks.answers import Claims
+from bmoca.tasks.detectors import History
 
 OBSERVATION_MODES = ("pixels", "xml", "text", "som")
 
@@ -103,6 +104,8 @@ class BmocaEnv(gymnasium.Env):
         self.success = False
         self._claims = Claims()
         """The agent's last answer and status claim in this episode (answer tasks read them)."""
+        self._history = History()
+        """When the parts of the success expression's `ever`/`never`/`before` first held."""
         self._ended: str | None = None
         """"terminated" or "truncated" once the episode is over; step() then refuses."""
         self.spec = _own_spec(self.task, config, device, dict(
@@ -130,6 +133,7 @@ class BmocaEnv(gymnasium.Env):
         self.success = False
         self._ended = None
         self._claims = Claims()
+        self._history = History()
         observation = self._observe()
         info = self._info(reset_s=time.perf_counter() - started)
         return observation, info
@@ -155,8 +159,9 @@ class BmocaEnv(gymnasium.Env):
             self._claims = Claims(extra.get("answer", self._claims.answer),
                                   extra.get("status", self._claims.status))
         observation = self._observe() if changed else _copy(self._last_observation)
-        verdict = (self.task.is_successful(self.device, self._start, self._xml, self._claims)
-                   if changed else None)
+        self._history.step = self.steps
+        verdict = (self.task.is_successful(self.device, self._start, self._xml, self._claims,
+                                           self._history) if changed else None)
         if verdict is not None and (verdict.ok or not self.stop_on_success):
             self.success = verdict.ok
         terminated = (self.success and self.stop_on_success) or extra.get("status") is not None
@@ -174,7 +179,8 @@ class BmocaEnv(gymnasium.Env):
         that decide when they are done, or checks after the episode)."""
         if self.device is None or self._start is None:
             raise RuntimeError("call reset() before evaluate()")
-        return self.task.is_successful(self.device, self._start, claims=self._claims).ok
+        return self.task.is_successful(self.device, self._start, claims=self._claims,
+                                       history=self._history).ok
 
     def render(self) -> np.ndarray | None:
         if self.render_mode == "rgb_array" and self.device is not None:

@@ -113,9 +113,7 @@ def _match(name: str, split: tuple[tuple[str, str], ...] = ()) -> builtins.list[
     found = (list(app=name) or list(category=name) or [t for t in all_tasks() if t.id == name]
              or [t for t in all_tasks() if t.id.lower() == low])
     if not found and (low == "families" or "@" in name or name in _family_ids()):
-        from bmoca.tasks import families
-
-        from bmoca.tasks import splits
+        from bmoca.tasks import families, splits
 
         return families.select(name, lambda: splits.seeds(split, families.DEFAULT_INSTANCES)
                                ) or []

@@ -11,6 +11,8 @@ A task's success expression is a tree of these, written in its data file:
                   or time of day (`bmoca.tasks.answers`)
     claimed       the agent's status claim: `complete` or `infeasible`
     all/any/not   combinators
+    ever/never    over the episode: a part held at some step / at no step so far
+    before        over the episode: [a, b], a held at a step no later than b first did
 
 `shell` comparisons may refer to the value the command printed at reset (`"$reset"`), so a
 task such as "increase the alarm volume" means "above its value at the start", whatever
@@ -51,15 +53,35 @@ class Verdict:
     trace: list[str] = field(default_factory=list)
 
 
+class History:
+    """The steps at which the parts of an episode's trajectory detectors first held. The
+    environment keeps one per episode and moves `step` on before each check; a check
+    outside an episode gets a fresh one, so `ever` means "now" there."""
+
+    def __init__(self) -> None:
+        self.step = 0
+        self.first_held: dict[int, int] = {}
+
+    def note(self, part: Detector, held: bool) -> int | None:
+        """Record that `part` holds now (if it does); the step it first held, or None."""
+        key = id(part)
+        if held and key not in self.first_held:
+            self.first_held[key] = self.step
+        return self.first_held.get(key)
+
+
 class Probe:
     """What detectors may look at during one check, read lazily and at most once."""
 
     def __init__(self, device: Device, reset_values: Mapping[str, str] | None = None,
-                 hierarchy: str | None = None, claims: Claims | None = None):
+                 hierarchy: str | None = None, claims: Claims | None = None,
+                 history: History | None = None):
         self.device = device
         self.reset_values = dict(reset_values or {})
         self.claims = claims or Claims()
         """What the agent has said in the episode (none when judged outside one)."""
+        self.history = history if history is not None else History()
+        """When the parts of trajectory detectors held (a fresh one: only this check)."""
         self._hierarchy = hierarchy
         self._root: etree._Element | None = None
         self._logcat: dict[str, list[tuple[str, str, str]]] = {}
@@ -98,6 +120,10 @@ class Detector:
 
     def capture(self, probe: Probe, into: dict[str, str]) -> None:
         """Record what this detector needs from the state at reset (only `shell` needs any)."""
+
+    def children(self) -> tuple[Detector, ...]:
+        """The detectors this one combines (none for a primitive)."""
+        return ()
 
     def describe(self) -> str:
         raise NotImplementedError
@@ -428,6 +454,9 @@ class All(Detector):
         for part in self.parts:
             part.capture(probe, into)
 
+    def children(self) -> tuple[Detector, ...]:
+        return tuple(self.parts)
+
     def describe(self) -> str:
         return f"{self.word}(" + ", ".join(p.describe() for p in self.parts) + ")"
 
@@ -459,8 +488,75 @@ class Not(Detector):
     def capture(self, probe: Probe, into: dict[str, str]) -> None:
         self.part.capture(probe, into)
 
+    def children(self) -> tuple[Detector, ...]:
+        return (self.part,)
+
     def describe(self) -> str:
         return f"not({self.part.describe()})"
+
+
+@dataclass
+class Ever(Detector):
+    """`part` held at some step of the episode so far (checked at every step)."""
+
+    part: Detector
+    word = "ever"
+
+    def _first(self, probe: Probe) -> tuple[int | None, list[str]]:
+        verdict = self.part.check(probe)
+        return probe.history.note(self.part, verdict.ok), verdict.trace
+
+    def check(self, probe: Probe) -> Verdict:
+        first, trace = self._first(probe)
+        said = "never held" if first is None else f"first held at step {first}"
+        return Verdict(first is not None, [f"{self.word}: {said}; now: {line}" for line in trace])
+
+    def capture(self, probe: Probe, into: dict[str, str]) -> None:
+        self.part.capture(probe, into)
+
+    def children(self) -> tuple[Detector, ...]:
+        return (self.part,)
+
+    def describe(self) -> str:
+        return f"{self.word}({self.part.describe()})"
+
+
+@dataclass
+class Never(Ever):
+    """`part` held at no step of the episode so far: a rule about the path."""
+
+    word = "never"
+
+    def check(self, probe: Probe) -> Verdict:
+        verdict = super().check(probe)
+        return Verdict(not verdict.ok, verdict.trace)
+
+
+@dataclass
+class Before(Detector):
+    """`first` held at a step no later than the one at which `then` first held."""
+
+    first: Detector
+    then: Detector
+
+    def check(self, probe: Probe) -> Verdict:
+        a = self.first.check(probe)
+        b = self.then.check(probe)
+        at_a = probe.history.note(self.first, a.ok)
+        at_b = probe.history.note(self.then, b.ok)
+        ok = at_a is not None and at_b is not None and at_a <= at_b
+        return Verdict(ok, [f"before: first at step {at_a}, then at step {at_b}",
+                            *a.trace, *b.trace])
+
+    def capture(self, probe: Probe, into: dict[str, str]) -> None:
+        self.first.capture(probe, into)
+        self.then.capture(probe, into)
+
+    def children(self) -> tuple[Detector, ...]:
+        return (self.first, self.then)
+
+    def describe(self) -> str:
+        return f"before({self.first.describe()}, {self.then.describe()})"
 
 
 # -- parsing -------------------------------------------------------------------------------
@@ -471,11 +567,14 @@ _PRIMITIVES: dict[str, type[Detector]] = {
 }
 
 
+_COMBINATORS = ("all", "any", "not", "ever", "never", "before")
+
+
 def parse(spec: Any, where: str = "success") -> Detector:
     """Build a detector from its data form; errors name the path inside the expression."""
     if not isinstance(spec, Mapping) or len(spec) != 1:
         raise DetectorError(f"{where}: expected a mapping with one key (one of "
-                            f"{', '.join([*_PRIMITIVES, 'all', 'any', 'not'])}), got {spec!r}")
+                            f"{', '.join([*_PRIMITIVES, *_COMBINATORS])}), got {spec!r}")
     (kind, body), = spec.items()
     if kind in ("all", "any"):
         if not isinstance(body, list) or not body:
@@ -484,10 +583,17 @@ def parse(spec: Any, where: str = "success") -> Detector:
         return All(parts) if kind == "all" else Any_(parts)
     if kind == "not":
         return Not(parse(body, f"{where}.not"))
+    if kind in ("ever", "never"):
+        part = parse(body, f"{where}.{kind}")
+        return Ever(part) if kind == "ever" else Never(part)
+    if kind == "before":
+        if not isinstance(body, list) or len(body) != 2:
+            raise DetectorError(f"{where}.before: expected [first, then], two detectors")
+        return Before(parse(body[0], f"{where}.before[0]"), parse(body[1], f"{where}.before[1]"))
     cls = _PRIMITIVES.get(kind)
     if cls is None:
         raise DetectorError(f"{where}: unknown detector {kind!r}; use "
-                            f"{', '.join([*_PRIMITIVES, 'all', 'any', 'not'])}")
+                            f"{', '.join([*_PRIMITIVES, *_COMBINATORS])}")
     if not isinstance(body, Mapping):
         raise DetectorError(f"{where}.{kind}: expected a mapping of fields, got {body!r}")
     try:

@@ -17,7 +17,7 @@ from typing import Any
 
 from bmoca.device.contract import Device, DeviceError
 from bmoca.tasks.answers import Claims
-from bmoca.tasks.detectors import Detector, Probe, Verdict
+from bmoca.tasks.detectors import Detector, History, Probe, Verdict
 
 CATEGORIES = ("System", "Web/Shopping", "Communication", "Utility", "Event")
 
@@ -106,10 +106,12 @@ class Task:
         return EpisodeStart(values)
 
     def is_successful(self, device: Device, start: EpisodeStart,
-                      hierarchy: str | None = None, claims: Claims | None = None) -> Verdict:
+                      hierarchy: str | None = None, claims: Claims | None = None,
+                      history: History | None = None) -> Verdict:
         """The verdict on the phone as it is; `claims` is what the agent said in the episode
-        (its answer and status), which `answer` and `claimed` detectors read."""
-        return self.success.check(Probe(device, start.reset_values, hierarchy, claims))
+        (its answer and status), which `answer` and `claimed` detectors read, and `history`
+        when the parts of `ever`/`never`/`before` held (the environment keeps both)."""
+        return self.success.check(Probe(device, start.reset_values, hierarchy, claims, history))
 
     def tear_down(self, device: Device) -> None:
         """Nothing to undo: every reset starts from the configuration's snapshot."""
@@ -117,10 +119,8 @@ class Task:
 
 def _walk(detector: Detector):
     yield detector
-    for child in getattr(detector, "parts", ()):
+    for child in detector.children():
         yield from _walk(child)
-    if hasattr(detector, "part"):
-        yield from _walk(detector.part)
 
 
 def _shell(device: Device, cmd: str) -> str:
