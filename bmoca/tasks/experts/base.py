@@ -233,15 +233,25 @@ def tap_id(id: str, index: int = 0, act: Callable[[Node], Action] = click) -> St
     """
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
-        found = screen.all(id)
-        first = _first_visible_index(found, expert)
-        k = index - first
-        if 0 <= k < len(found) and _fully_shown(found[k], screen):
-            return expert.advance_after(act(found[k]))
-        expert.scratch["before_scroll"] = ([_identity(n) for n in found], first)
+        node = shown_in_list(screen, expert, id, index)
+        if node is not None:
+            return expert.advance_after(act(node))
         return expert.scroll_or_fail(screen, f"no {id} #{index} on screen")
 
     return stage
+
+
+def shown_in_list(screen: Screen, expert: Expert, id: str, index: int) -> Node | None:
+    """The `index`-th element with this id (counting from the top of the whole list) when
+    it is fully shown now; else None, having noted the list so that the stage's next
+    scroll is accounted for (see `tap_id`)."""
+    found = screen.all(id)
+    first = _first_visible_index(found, expert)
+    k = index - first
+    if 0 <= k < len(found) and _fully_shown(found[k], screen):
+        return found[k]
+    expert.scratch["before_scroll"] = ([_identity(n) for n in found], first)
+    return None
 
 
 def _identity(node: Node) -> tuple[str, str]:
