@@ -203,6 +203,12 @@ class Picked:
         return tuple(sorted({*self.indices, self.another}))
 
     @property
+    def another_twice(self) -> tuple[int, ...]:
+        """The picked indices and the first other one twice, in order (a row switched off
+        and on again on the way through the list)."""
+        return tuple(sorted((*self.indices, self.another, self.another)))
+
+    @property
     def shifted(self) -> tuple[int, ...]:
         """Each index moved to the next row (the last wraps to the first): the neighbours."""
         return tuple(sorted({(i + 1) % len(self.items) for i in self.indices}))

@@ -195,12 +195,13 @@ def tap_each(ids: list[str], prefix: str = "") -> Stage:
 
 
 def tap_id_each(id: str, indices: list[int]) -> Stage:
-    """Tap the elements with this resource-id at each of `indices` (ascending, counted
+    """Tap the elements with this resource-id at each of `indices` (in order, counted
     from the top of the page's list, scrolling down as `tap_id` does): several rows of
-    one list, e.g. the chosen cards of Wikipedia's Customize the feed, in one stage."""
+    one list, e.g. the chosen cards of Wikipedia's Customize the feed, in one stage (a
+    later `tap_id` stage would count from the top of the screen, not of the scrolled list)."""
     wanted = [int(i) for i in indices]
     if not wanted or wanted != sorted(wanted):
-        raise ValueError("tap_id_each takes a non-empty ascending list of indices")
+        raise ValueError("tap_id_each takes a non-empty list of indices in order")
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
         done = expert.scratch.get("tapped", 0)
