@@ -128,6 +128,95 @@ class Phone:
         return self.dashed
 
 
+@dataclass(frozen=True)
+class Number:
+    """A non-negative integer as a keypad enters it (the Calculator's digit keys)."""
+
+    value: int
+
+    @property
+    def text(self) -> str:
+        return str(self.value)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The Calculator's digit keys' resource-id names, digit by digit (`digit_1`...)."""
+        return tuple(f"digit_{c}" for c in str(self.value))
+
+    @property
+    def next_keys(self) -> tuple[str, ...]:
+        """The keys of the next number (one more), for a near miss by one."""
+        return Number(self.value + 1).keys
+
+    @property
+    def last_key(self) -> str:
+        return self.keys[-1]
+
+    @property
+    def all_but_last_key(self) -> tuple[str, ...]:
+        return self.keys[:-1]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Picked:
+    """Some items of a list, in the list's order (e.g. cards of a settings list)."""
+
+    items: tuple[str, ...]
+    """The whole list."""
+    indices: tuple[int, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.items[i] for i in self.indices)
+
+    @property
+    def text(self) -> str:
+        """`'Top read'`, `'Top read' and 'Randomizer'`, `'A', 'B' and 'C'`."""
+        names = [f"'{n}'" for n in self.names]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    @property
+    def count(self) -> int:
+        return len(self.indices)
+
+    @property
+    def off_flags(self) -> str:
+        """`true`/`false` for each item of the list, false where picked, comma-separated
+        (the inside of a JSON boolean array such as Wikipedia's `feedCardsEnabled`)."""
+        return ",".join("false" if i in self.indices else "true" for i in range(len(self.items)))
+
+    @property
+    def all_but_last(self) -> tuple[int, ...]:
+        return self.indices[:-1]
+
+    @property
+    def another(self) -> int:
+        """The first index not picked (the first of all when every one is)."""
+        return next((i for i in range(len(self.items)) if i not in self.indices), 0)
+
+    @property
+    def with_another(self) -> tuple[int, ...]:
+        """The picked indices and the first one not picked (the same when all are)."""
+        return tuple(sorted({*self.indices, self.another}))
+
+    @property
+    def another_twice(self) -> tuple[int, ...]:
+        """The picked indices and the first other one twice, in order (a row switched off
+        and on again on the way through the list)."""
+        return tuple(sorted((*self.indices, self.another, self.another)))
+
+    @property
+    def shifted(self) -> tuple[int, ...]:
+        """Each index moved to the next row (the last wraps to the first): the neighbours."""
+        return tuple(sorted({(i + 1) % len(self.items) for i in self.indices}))
+
+    def __str__(self) -> str:
+        return self.text
+
+
 # -- types ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -221,16 +310,61 @@ class PhoneNumber:
         return "a ten-digit phone number"
 
 
+@dataclass(frozen=True)
+class NumberRange:
+    """An integer from `low` to `high` that knows its keypad keys (`Number`)."""
+
+    low: int
+    high: int
+
+    def size(self) -> int:
+        return self.high - self.low + 1
+
+    def draw(self, rng: random.Random) -> Number:
+        return Number(rng.randint(self.low, self.high))
+
+    def describe(self) -> str:
+        return f"a number from {self.low} to {self.high}"
+
+
+@dataclass(frozen=True)
+class Subset:
+    """`low` to `high` items of a list (every subset of each size equally likely)."""
+
+    items: tuple[str, ...]
+    low: int = 1
+    high: int = 1
+
+    def _sizes(self) -> list[int]:
+        from math import comb
+
+        return [comb(len(self.items), k) for k in range(self.low, self.high + 1)]
+
+    def size(self) -> int:
+        return sum(self._sizes())
+
+    def draw(self, rng: random.Random) -> Picked:
+        count = rng.choices(range(self.low, self.high + 1), weights=self._sizes())[0]
+        return Picked(self.items, tuple(sorted(rng.sample(range(len(self.items)), count))))
+
+    def describe(self) -> str:
+        return f"{self.low} to {self.high} of {len(self.items)} items"
+
+
 TYPES: dict[str, Callable[[Any], Any]] = {
     "choice": lambda spec: Choice(tuple(spec)),
     "int": lambda spec: IntRange(int(spec[0]), int(spec[1])),
     "time": lambda spec: TimeOfDay(**(spec or {})),
     "days": lambda spec: DaySet(*(spec or ())),
     "phone": lambda spec: PhoneNumber(**({"areas": tuple(spec)} if spec else {})),
+    "number": lambda spec: NumberRange(int(spec[0]), int(spec[1])),
+    "subset": lambda spec: Subset(tuple(str(i) for i in spec["items"]),
+                                  int(spec.get("low", 1)), int(spec.get("high", 1))),
 }
 """`name: {type: spec}` in a family's `params`: `choice: [values]`, `int: [low, high]`,
 `time: {step: minutes}`, `days: [fewest, most]`, `phone: [area codes]` (each may be null
-for its default)."""
+for its default), `number: [low, high]` (an int with its keypad keys), `subset: {items:
+[names], low: fewest, high: most}`."""
 
 
 def parse_type(where: str, spec: Any):

@@ -233,15 +233,29 @@ def tap_id(id: str, index: int = 0, act: Callable[[Node], Action] = click) -> St
     """
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
-        found = screen.all(id)
-        first = _first_visible_index(found, expert)
-        k = index - first
-        if 0 <= k < len(found) and _fully_shown(found[k], screen):
-            return expert.advance_after(act(found[k]))
-        expert.scratch["before_scroll"] = ([_identity(n) for n in found], first)
+        node = shown_in_list(screen, expert, id, index)
+        if node is not None:
+            return expert.advance_after(act(node))
         return expert.scroll_or_fail(screen, f"no {id} #{index} on screen")
 
     return stage
+
+
+def shown_in_list(screen: Screen, expert: Expert, id: str, index: int) -> Node | None:
+    """The `index`-th element with this id (counting from the top of the whole list) when
+    it is fully shown now; else None, having noted the list so that the stage's next
+    scroll is accounted for (see `tap_id`)."""
+    found = screen.all(id)
+    first = _first_visible_index(found, expert)
+    k = index - first
+    now = [_identity(n) for n in found]
+    # the last scroll moved nothing: the list is at its end, where its last row sits flush
+    # with the container's bottom edge and is whole (RecyclerView has no bottom padding)
+    at_end = expert.scratch.get("before_scroll") == (now, first)
+    if 0 <= k < len(found) and _fully_shown(found[k], screen, flush=at_end):
+        return found[k]
+    expert.scratch["before_scroll"] = (now, first)
+    return None
 
 
 def _identity(node: Node) -> tuple[str, str]:
@@ -340,13 +354,15 @@ def _repeat_until(id: str, action: Action, limit: int, failure: str) -> Stage:
     return stage
 
 
-def _fully_shown(node: Node, screen: Screen) -> bool:
-    """Inside its scroll container, with room to spare (a clipped row may not take taps)."""
+def _fully_shown(node: Node, screen: Screen, flush: bool = False) -> bool:
+    """Inside its scroll container, with room to spare (a clipped row may not take taps);
+    `flush`: a row ending exactly at the container's bottom edge counts (the list's end)."""
     containers = [n for n in screen.nodes if n.scrollable and _inside(node.bounds, n.bounds)]
     if not containers:
         return node.height > 0
     x1, y1, x2, y2 = containers[-1].bounds
-    return node.bounds[1] >= y1 and node.bounds[3] <= y2 - 4 and node.height > 0
+    spare = 0 if flush else 4
+    return node.bounds[1] >= y1 and node.bounds[3] <= y2 - spare and node.height > 0
 
 
 def contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:

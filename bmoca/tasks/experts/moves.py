@@ -22,6 +22,7 @@ from bmoca.tasks.experts.base import (
     click_at,
     contains,
     long_press,
+    shown_in_list,
     tap_id,
     toward_launcher_icon,
 )
@@ -193,6 +194,28 @@ def tap_each(ids: list[str], prefix: str = "") -> Stage:
     return stage
 
 
+def tap_id_each(id: str, indices: list[int]) -> Stage:
+    """Tap the elements with this resource-id at each of `indices` (in order, counted
+    from the top of the page's list, scrolling down as `tap_id` does): several rows of
+    one list, e.g. the chosen cards of Wikipedia's Customize the feed, in one stage (a
+    later `tap_id` stage would count from the top of the screen, not of the scrolled list)."""
+    wanted = [int(i) for i in indices]
+    if not wanted or wanted != sorted(wanted):
+        raise ValueError("tap_id_each takes a non-empty list of indices in order")
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        done = expert.scratch.get("tapped", 0)
+        if done >= len(wanted):
+            return None
+        node = shown_in_list(screen, expert, id, wanted[done])
+        if node is None:
+            return expert.scroll_or_fail(screen, f"no {id} #{wanted[done]} on screen")
+        expert.scratch["tapped"] = done + 1
+        return click(node)
+
+    return stage
+
+
 def popup_app_info() -> Stage:
     """Tap "App info" in an open launcher popup: the icon in its system-shortcut header
     when the app has shortcuts, else its only row (Launcher3 10's PopupContainerWithArrow).
@@ -234,4 +257,4 @@ STAGES = {"long_press_app": long_press_app, "open_from_drawer": open_from_drawer
           "long_press_id": long_press_id, "press": press, "type_text": type_text,
           "swipe": swipe, "scroll": scroll, "claim": claim, "answer": answer, "leave": leave,
           "tap_within": tap_within, "slide_toward": slide_toward, "tap_each": tap_each,
-          "tap_class": tap_class, "popup_app_info": popup_app_info}
+          "tap_id_each": tap_id_each, "tap_class": tap_class, "popup_app_info": popup_app_info}
