@@ -221,16 +221,42 @@ class PhoneNumber:
         return "a ten-digit phone number"
 
 
+@dataclass(frozen=True)
+class TimeOfDayExcept:
+    """Any time of day on a grid of `step` minutes but the `avoid` ones ("09:00"): for
+    families whose set-up writes an alarm beside the image's 09:00 one, where the same
+    time twice would make "the alarm at 9:00 am" name two alarms."""
+
+    step: int = 1
+    avoid: tuple[str, ...] = ()
+
+    def _grid(self) -> list[int]:
+        return [m for m in range(0, 24 * 60, self.step)
+                if f"{m // 60:02d}:{m % 60:02d}" not in self.avoid]
+
+    def size(self) -> int:
+        return len(self._grid())
+
+    def draw(self, rng: random.Random) -> Time:
+        minutes = self._grid()[rng.randrange(self.size())]
+        return Time(minutes // 60, minutes % 60)
+
+    def describe(self) -> str:
+        return f"a time of day but {', '.join(self.avoid)}"
+
+
 TYPES: dict[str, Callable[[Any], Any]] = {
     "choice": lambda spec: Choice(tuple(spec)),
     "int": lambda spec: IntRange(int(spec[0]), int(spec[1])),
     "time": lambda spec: TimeOfDay(**(spec or {})),
     "days": lambda spec: DaySet(*(spec or ())),
     "phone": lambda spec: PhoneNumber(**({"areas": tuple(spec)} if spec else {})),
+    "time_except": lambda spec: TimeOfDayExcept(int(spec.get("step", 1)),
+                                                tuple(spec.get("avoid", ()))),
 }
 """`name: {type: spec}` in a family's `params`: `choice: [values]`, `int: [low, high]`,
 `time: {step: minutes}`, `days: [fewest, most]`, `phone: [area codes]` (each may be null
-for its default)."""
+for its default), `time_except: {step: minutes, avoid: ["09:00", ...]}`."""
 
 
 def parse_type(where: str, spec: Any):
