@@ -19,6 +19,7 @@ after a colon. A placeholder is a small expression: names of parameters, attribu
 from __future__ import annotations
 
 import ast
+import functools
 import random
 import re
 from collections.abc import Callable, Mapping
@@ -230,9 +231,8 @@ class TimeOfDayExcept:
     step: int = 1
     avoid: tuple[str, ...] = ()
 
-    def _grid(self) -> list[int]:
-        return [m for m in range(0, 24 * 60, self.step)
-                if f"{m // 60:02d}:{m % 60:02d}" not in self.avoid]
+    def _grid(self) -> tuple[int, ...]:
+        return _grid_except(self.step, self.avoid)
 
     def size(self) -> int:
         return len(self._grid())
@@ -243,6 +243,12 @@ class TimeOfDayExcept:
 
     def describe(self) -> str:
         return f"a time of day but {', '.join(self.avoid)}"
+
+
+@functools.lru_cache(maxsize=16)
+def _grid_except(step: int, avoid: tuple[str, ...]) -> tuple[int, ...]:
+    """Minutes of the day on the grid, the avoided ones left out (drawn from often)."""
+    return tuple(m for m in range(0, 24 * 60, step) if f"{m // 60:02d}:{m % 60:02d}" not in avoid)
 
 
 TYPES: dict[str, Callable[[Any], Any]] = {
