@@ -19,6 +19,7 @@ after a colon. A placeholder is a small expression: names of parameters, attribu
 from __future__ import annotations
 
 import ast
+import functools
 import random
 import re
 from collections.abc import Callable, Mapping
@@ -255,19 +256,34 @@ class IntRange:
 
 @dataclass(frozen=True)
 class TimeOfDay:
-    """Any time of day on a grid of `step` minutes."""
+    """Any time of day on a grid of `step` minutes but the `avoid` ones ("09:00"): a family
+    whose set-up writes an alarm beside the image's 09:00 one avoids that time, so that
+    "the alarm at 9:00 am" never names two alarms."""
 
     step: int = 1
+    avoid: tuple[str, ...] = ()
+
+    def _grid(self) -> tuple[int, ...]:
+        return _grid_except(self.step, tuple(self.avoid))
 
     def size(self) -> int:
-        return 24 * 60 // self.step
+        return len(self._grid())
 
     def draw(self, rng: random.Random) -> Time:
-        minutes = rng.randrange(self.size()) * self.step
+        minutes = self._grid()[rng.randrange(self.size())]
         return Time(minutes // 60, minutes % 60)
 
     def describe(self) -> str:
-        return "a time of day" + (f" on a {self.step}-minute grid" if self.step > 1 else "")
+        grid = f" on a {self.step}-minute grid" if self.step > 1 else ""
+        but = f" but {', '.join(self.avoid)}" if self.avoid else ""
+        return f"a time of day{grid}{but}"
+
+
+@functools.lru_cache(maxsize=16)
+def _grid_except(step: int, avoid: tuple[str, ...]) -> tuple[int, ...]:
+    """Minutes of the day on the grid, the avoided ones left out."""
+    return tuple(m for m in range(0, 24 * 60, step)
+                 if f"{m // 60:02d}:{m % 60:02d}" not in avoid)
 
 
 @dataclass(frozen=True)
@@ -354,7 +370,8 @@ class Subset:
 TYPES: dict[str, Callable[[Any], Any]] = {
     "choice": lambda spec: Choice(tuple(spec)),
     "int": lambda spec: IntRange(int(spec[0]), int(spec[1])),
-    "time": lambda spec: TimeOfDay(**(spec or {})),
+    "time": lambda spec: TimeOfDay(int((spec or {}).get("step", 1)),
+                                   tuple((spec or {}).get("avoid", ()))),
     "days": lambda spec: DaySet(*(spec or ())),
     "phone": lambda spec: PhoneNumber(**({"areas": tuple(spec)} if spec else {})),
     "number": lambda spec: NumberRange(int(spec[0]), int(spec[1])),
@@ -362,7 +379,7 @@ TYPES: dict[str, Callable[[Any], Any]] = {
                                   int(spec.get("low", 1)), int(spec.get("high", 1))),
 }
 """`name: {type: spec}` in a family's `params`: `choice: [values]`, `int: [low, high]`,
-`time: {step: minutes}`, `days: [fewest, most]`, `phone: [area codes]` (each may be null
+`time: {step: minutes, avoid: ["09:00", ...]}`, `days: [fewest, most]`, `phone: [area codes]` (each may be null
 for its default), `number: [low, high]` (an int with its keypad keys), `subset: {items:
 [names], low: fewest, high: most}`."""
 

@@ -268,6 +268,8 @@ def _first_visible_index(found: list[Node], expert: Expert) -> int:
     if before is None:
         return 0
     previous, first = before
+    if not previous:  # none was shown before the scroll: the first now is the next one
+        return first
     now = [_identity(n) for n in found]
     for offset in range(len(previous)):
         overlap = min(len(previous) - offset, len(now))
