@@ -299,3 +299,23 @@ def test_before_holds_when_its_first_part_held_no_later_than_its_second():
     assert both.check(fresh).ok is False
     fresh.history.step, d.now = 2, True
     assert both.check(fresh).ok is True
+
+
+def test_every_familys_instances_judge_right_in_the_certificate_configurations():
+    """Three instances of every family: the expert passes, doing nothing fails, and every
+    near-miss row judges as it must, in the phone, 700 dpi RTL phone and tablet
+    (`bmoca validate --tasks families` covers all 45 configurations)."""
+    from bmoca.eval import near_misses as certify
+
+    instances = [f.instance(seed) for f in families.all_families() for seed in (0, 1, 4)]
+    rows = certify.selected_rows(instances)
+    found = [f"{r.row.id} @ {r.config_id}: {r.problem} ({r.ended})"
+             for r in certify.problems(certify.play_rows(rows, certify.CONFIGS, workers=2))]
+    specs = [s for agent in ("expert", "noop")
+             for s in runner.plan(agent, instances, list(certify.CONFIGS), 1)]
+    for outcome in runner.execute(specs, 2, chunk=16, targets=False):
+        wanted = outcome.spec.agent == "expert"
+        if outcome.error or outcome.success != wanted:
+            found.append(f"{outcome.spec.agent} {outcome.spec.task_id} @ "
+                         f"{outcome.spec.config_id}: {outcome.error or outcome.success}")
+    assert found == []
