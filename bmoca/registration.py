@@ -1,7 +1,8 @@
 """gymnasium ids for the task suite, registered without loading the tasks.
 
-Every task gets `bmoca/<app>-<name>-v0`, derived from its id by `gym_id`, plus one generic
-id, `bmoca/Task-v0`, that takes the task as a keyword. Registration only stores entry-point
+Every task gets `bmoca/<app>-<name>-v0`, derived from its id by `gym_id`, and so does every
+task family (its environment draws a new instance at each reset), plus one generic id,
+`bmoca/Task-v0`, that takes the task as a keyword. Registration only stores entry-point
 strings, so nothing heavy is imported until `gymnasium.make` builds an environment; the
 ids are read from the task files with a line scan rather than by loading and validating
 every task (a test checks the scan against `bmoca.tasks.all_tasks()`).
@@ -107,6 +108,29 @@ def _scalar(value: str) -> str:
 
 
 @cache
+def family_ids() -> tuple[str, ...]:
+    """The task families' ids (`bmoca/tasks/data/families/*.yaml`), by the same line scan."""
+    data = _package_files(NAMESPACE).joinpath("tasks", "data", "families")
+    ids: list[str] = []
+    if data.is_dir():
+        for entry in sorted(data.iterdir(), key=lambda p: p.name):
+            if entry.name.endswith(".yaml"):
+                ids += _scalars(_ID_LINE.findall(entry.read_text("utf-8")))
+    return tuple(ids)
+
+
+@cache
+def family_gym_ids() -> dict[str, str]:
+    """gymnasium id -> family id: each such environment draws a new instance of its family
+    at every reset (`BmocaEnv`)."""
+    table = id_table(family_ids())
+    clash = sorted(set(table) & set(gym_ids()))
+    if clash:
+        raise ValueError(f"families and tasks share the gymnasium ids {', '.join(clash)}")
+    return table
+
+
+@cache
 def gym_ids() -> dict[str, str]:
     """gymnasium id -> task id for the whole suite."""
     return id_table(suite_task_ids())
@@ -127,7 +151,7 @@ def id_table(task_ids: tuple[str, ...] | list[str]) -> dict[str, str]:
 def task_id_of(env_id: str) -> str:
     """The task id behind a registered gymnasium id (the inverse of `gym_id`)."""
     try:
-        return gym_ids()[env_id]
+        return gym_ids()[env_id] if env_id in gym_ids() else family_gym_ids()[env_id]
     except KeyError:
         raise KeyError(f"{env_id!r} is not a bmoca gymnasium id; they look like "
                        f"{gym_id('settings/turn_on_wifi')!r} (see bmoca.env.gym_id)") from None
@@ -139,6 +163,6 @@ def register_envs() -> None:
 
     if GENERIC_ID not in registry:
         register(id=GENERIC_ID, entry_point=ENTRY_POINT)
-    for env_id, task_id in gym_ids().items():
+    for env_id, task_id in (*gym_ids().items(), *family_gym_ids().items()):
         if env_id not in registry:
             register(id=env_id, entry_point=ENTRY_POINT, kwargs={"task": task_id})

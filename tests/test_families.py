@@ -319,3 +319,27 @@ def test_every_familys_instances_judge_right_in_the_certificate_configurations()
             found.append(f"{outcome.spec.agent} {outcome.spec.task_id} @ "
                          f"{outcome.spec.config_id}: {outcome.error or outcome.success}")
     assert found == []
+
+
+def test_a_familys_gym_id_draws_an_instance_at_every_reset_from_its_seed():
+    import gymnasium
+
+    import bmoca.env  # noqa: F401 - registers the ids
+    from bmoca.tasks import splits
+
+    env = gymnasium.make("bmoca/clock-create_alarm_on_days-v0", observation="xml",
+                         action="json", task_split="test-instance")
+    drawn = []
+    for seed in (0, 1, 2, 0):
+        task_id = env.reset(seed=seed)[1]["task_id"]
+        assert task_id.startswith(DAYS + "@")
+        assert splits.seed_part(int(task_id.rsplit("@", 1)[1])) == "test"
+        assert env.unwrapped.step_limit == tasks.get(task_id).step_limit
+        drawn.append(task_id)
+    assert drawn[0] == drawn[3] and len(set(drawn)) == 3
+    again = gymnasium.make(env.spec)
+    assert again.reset(seed=1)[1]["task_id"] == drawn[1]
+    env.close()
+    again.close()
+    with pytest.raises(ValueError, match="task_split goes with a task family"):
+        bmoca.make("settings/turn_on_wifi", task_split="test-instance")

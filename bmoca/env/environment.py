@@ -50,7 +50,15 @@ class BmocaEnv(gymnasium.Env):
                  som_size: tuple[int, int] = (256, 512), text_bbox: bool = False,
                  text_check: bool = True, step_limit: int | None = None,
                  render_mode: str | None = None, stop_on_success: bool = True,
-                 **action_options: Any):
+                 task_split: str | None = None, **action_options: Any):
+        self.family = family_of(task)
+        """A task family given by id: every reset draws a new instance of it (from the
+        reset's seed, within `task_split`'s instance part when it names one)."""
+        self._instance_part = _instance_part(task_split) if self.family else None
+        if self.family is not None:
+            task = self.family.instance(_instance_seed(0, self._instance_part))
+        elif task_split is not None:
+            raise ValueError("task_split goes with a task family's id (bmoca tasks --families)")
         self.task = task if isinstance(task, tasks.Task) else tasks.get(task)
         self._configs = config_choices(config)
         self.config = self._configs[0]
@@ -73,6 +81,7 @@ class BmocaEnv(gymnasium.Env):
                 step_limit, int | np.integer) or step_limit < 1):
             raise ValueError(f"step_limit must be a positive int (or None: the task's "
                              f"{self.task.step_limit}), got {step_limit!r}")
+        self._step_limit_given = step_limit is not None
         self.step_limit = int(step_limit) if step_limit is not None else self.task.step_limit
         self.stop_on_success = stop_on_success
         """False: the episode ends only on the agent's status or the step limit, and success
@@ -108,10 +117,10 @@ class BmocaEnv(gymnasium.Env):
         """When the parts of the success expression's `ever`/`never`/`before` first held."""
         self._ended: str | None = None
         """"terminated" or "truncated" once the episode is over; step() then refuses."""
-        self.spec = _own_spec(self.task, config, device, dict(
+        self.spec = _own_spec(self.family.id if self.family else self.task, config, device, dict(
             observation=observation, action=action, seed=seed, pixels_size=pixels_size,
             som_size=som_size, text_bbox=text_bbox, text_check=text_check,
-            step_limit=step_limit, render_mode=render_mode,
+            step_limit=step_limit, render_mode=render_mode, task_split=task_split,
             **({} if stop_on_success else {"stop_on_success": False}), **action_options))
 
     # -- gymnasium API -------------------------------------------------------------------
@@ -124,6 +133,11 @@ class BmocaEnv(gymnasium.Env):
             self.config = resolve_config(options["config"])
         elif len(self._configs) > 1:  # a configuration per episode, drawn with the reset's seed
             self.config = self._configs[int(self.np_random.integers(len(self._configs)))]
+        if self.family is not None:  # an instance per episode, drawn with the reset's seed
+            drawn = int(self.np_random.integers(0, 2**30))
+            self.task = self.family.instance(_instance_seed(drawn, self._instance_part))
+            if not self._step_limit_given:
+                self.step_limit = self.task.step_limit
         started = time.perf_counter()
         self.device = self.pool.get(self.config)
         if {"pixels", "som"} & set(self.modes):
@@ -401,15 +415,54 @@ def config_choices(config: str | DeviceConfig | Sequence[str | DeviceConfig]
     return chosen
 
 
-def _own_spec(task: tasks.Task, config: Any, device: Any, kwargs: dict[str, Any]) -> EnvSpec:
+def family_of(task: Any):
+    """The family a task argument names by its id (no `@seed`), or None."""
+    from bmoca.registration import family_ids
+
+    if not isinstance(task, str) or task not in family_ids():
+        return None
+    from bmoca.tasks import families
+
+    return families.get(task)
+
+
+def _instance_part(task_split: str | None) -> str | None:
+    from bmoca.tasks import splits
+
+    try:
+        return dict(splits.parse(task_split)).get("instance")
+    except tasks.TaskError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _instance_seed(drawn: int, part: str | None) -> int:
+    """The `drawn`-th seed of an instance part (every seed when there is none)."""
+    from bmoca.tasks.splits import TEST_SEED_EVERY as every
+
+    if part == "test":
+        return drawn * every + every - 1
+    if part == "train":
+        return drawn // (every - 1) * every + drawn % (every - 1)
+    return drawn
+
+
+def _own_spec(task: tasks.Task | str, config: Any, device: Any,
+              kwargs: dict[str, Any]) -> EnvSpec:
     """The spec `gymnasium.make` would have given this environment, so that checkers and
     `gymnasium.make(env.spec)` can build it again. A device or pool object is left out
-    (a copy would share or clone a phone): the copy gets a simulated phone."""
-    from bmoca.registration import ENTRY_POINT, GENERIC_ID, gym_ids
+    (a copy would share or clone a phone): the copy gets a simulated phone. A family's
+    environment is named by the family's id (a string here)."""
+    from bmoca.registration import ENTRY_POINT, GENERIC_ID, family_gym_ids, gym_ids
 
-    env_id = gym_id(task.id)
-    if gym_ids().get(env_id) == task.id and tasks.get(task.id) is task:
-        task_kwargs: dict[str, Any] = {"task": task.id}
+    task_kwargs: dict[str, Any]
+    if isinstance(task, str):
+        env_id, task_kwargs = gym_id(task), {"task": task}
+        if family_gym_ids().get(env_id) != task:
+            env_id = GENERIC_ID
+    elif gym_ids().get(gym_id(task.id)) == task.id and tasks.get(task.id) is task:
+        env_id, task_kwargs = gym_id(task.id), {"task": task.id}
+    elif task.family and tasks.get(task.id) is task:  # one instance: the generic id, by id
+        env_id, task_kwargs = GENERIC_ID, {"task": task.id}
     else:  # a task of your own: the generic id with the task object
         env_id, task_kwargs = GENERIC_ID, {"task": task}
     defaults = _init_parameters()
