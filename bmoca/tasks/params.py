@@ -124,6 +124,16 @@ class Phone:
         """The dialpad keys' resource-id names, digit by digit (`four`, `one`, `five`...)."""
         return tuple(DIGIT_KEYS[int(c)] for c in self.digits)
 
+    @property
+    def neighbour(self) -> Phone:
+        """The number one key off in its last digit (9 wraps to 0): a near miss."""
+        return Phone(self.digits[:-1] + str((int(self.digits[-1]) + 1) % 10))
+
+    @property
+    def keys_but_last(self) -> tuple[str, ...]:
+        """The dialpad keys of every digit but the last (a number one digit short)."""
+        return self.keys[:-1]
+
     def __str__(self) -> str:
         return self.dashed
 
