@@ -130,6 +130,11 @@ class Phone:
         return Phone(self.digits[:-1] + str((int(self.digits[-1]) + 1) % 10))
 
     @property
+    def compact(self) -> str:
+        """`formatted` without its space, as `strip_spaces` criteria compare it."""
+        return self.formatted.replace(" ", "")
+
+    @property
     def keys_but_last(self) -> tuple[str, ...]:
         """The dialpad keys of every digit but the last (a number one digit short)."""
         return self.keys[:-1]
