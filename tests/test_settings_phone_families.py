@@ -63,3 +63,11 @@ def test_phone_number_near_misses():
     assert number.neighbour.digits == "4155550130"  # 9 wraps to 0
     assert number.compact == "(415)555-0139"
     assert number.keys_but_last == number.keys[:-1] and len(number.keys_but_last) == 9
+
+
+def test_a_local_number_is_seven_digits_outside_the_service_codes():
+    family = families.get("phone/call_a_local_number")
+    for seed in range(200):
+        number = family.values(seed)["number"]
+        assert len(number.digits) == 7 and number.digits[1:3] != "11"
+        assert number.dashed == number.formatted == f"{number.digits[:3]}-{number.digits[3:]}"

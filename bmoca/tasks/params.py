@@ -110,14 +110,14 @@ class Phone:
 
     @property
     def formatted(self) -> str:
-        """As the Phone app shows it in en-US: `(415) 555-0132`."""
+        """As the Phone app shows it in en-US: `(415) 555-0132`, a local `555-0132`."""
         d = self.digits
-        return f"({d[:3]}) {d[3:6]}-{d[6:]}"
+        return f"{d[:3]}-{d[3:]}" if len(d) == 7 else f"({d[:3]}) {d[3:6]}-{d[6:]}"
 
     @property
     def dashed(self) -> str:
         d = self.digits
-        return f"{d[:3]}-{d[3:6]}-{d[6:]}"
+        return f"{d[:3]}-{d[3:]}" if len(d) == 7 else f"{d[:3]}-{d[3:6]}-{d[6:]}"
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -236,16 +236,37 @@ class PhoneNumber:
         return "a ten-digit phone number"
 
 
+LOCAL_EXCHANGES = tuple(e for e in range(200, 1000) if e % 100 != 11)
+"""NANP central-office codes: 200-999 but the N11 service codes (211 ... 911), which the
+dialer's as-you-type formatter takes for a whole number and leaves the rest unformatted."""
+
+
+@dataclass(frozen=True)
+class LocalPhoneNumber:
+    """A seven-digit local number, any line of an exchange (B-MoCA's `call 223-4458`)."""
+
+    def size(self) -> int:
+        return len(LOCAL_EXCHANGES) * 10_000
+
+    def draw(self, rng: random.Random) -> Phone:
+        exchange = LOCAL_EXCHANGES[rng.randrange(len(LOCAL_EXCHANGES))]
+        return Phone(f"{exchange}{rng.randint(0, 9999):04d}")
+
+    def describe(self) -> str:
+        return "a seven-digit local phone number"
+
+
 TYPES: dict[str, Callable[[Any], Any]] = {
     "choice": lambda spec: Choice(tuple(spec)),
     "int": lambda spec: IntRange(int(spec[0]), int(spec[1])),
     "time": lambda spec: TimeOfDay(**(spec or {})),
     "days": lambda spec: DaySet(*(spec or ())),
     "phone": lambda spec: PhoneNumber(**({"areas": tuple(spec)} if spec else {})),
+    "local_phone": lambda spec: LocalPhoneNumber(),
 }
 """`name: {type: spec}` in a family's `params`: `choice: [values]`, `int: [low, high]`,
-`time: {step: minutes}`, `days: [fewest, most]`, `phone: [area codes]` (each may be null
-for its default)."""
+`time: {step: minutes}`, `days: [fewest, most]`, `phone: [area codes]`, `local_phone:`
+(each may be null for its default)."""
 
 
 def parse_type(where: str, spec: Any):
