@@ -111,19 +111,34 @@ class Phone:
 
     @property
     def formatted(self) -> str:
-        """As the Phone app shows it in en-US: `(415) 555-0132`."""
+        """As the Phone app shows it in en-US: `(415) 555-0132`, a local `555-0132`."""
         d = self.digits
-        return f"({d[:3]}) {d[3:6]}-{d[6:]}"
+        return f"{d[:3]}-{d[3:]}" if len(d) == 7 else f"({d[:3]}) {d[3:6]}-{d[6:]}"
 
     @property
     def dashed(self) -> str:
         d = self.digits
-        return f"{d[:3]}-{d[3:6]}-{d[6:]}"
+        return f"{d[:3]}-{d[3:]}" if len(d) == 7 else f"{d[:3]}-{d[3:6]}-{d[6:]}"
 
     @property
     def keys(self) -> tuple[str, ...]:
         """The dialpad keys' resource-id names, digit by digit (`four`, `one`, `five`...)."""
         return tuple(DIGIT_KEYS[int(c)] for c in self.digits)
+
+    @property
+    def neighbour(self) -> Phone:
+        """The number one key off in its last digit (9 wraps to 0): a near miss."""
+        return Phone(self.digits[:-1] + str((int(self.digits[-1]) + 1) % 10))
+
+    @property
+    def compact(self) -> str:
+        """`formatted` without its space, as `strip_spaces` criteria compare it."""
+        return self.formatted.replace(" ", "")
+
+    @property
+    def keys_but_last(self) -> tuple[str, ...]:
+        """The dialpad keys of every digit but the last (a number one digit short)."""
+        return self.keys[:-1]
 
     def __str__(self) -> str:
         return self.dashed
@@ -234,8 +249,7 @@ class Choice:
         return _Record(value) if isinstance(value, Mapping) else value
 
     def describe(self) -> str:
-        shown = [str(v.get("name", v)) if isinstance(v, Mapping) else str(v)
-                 for v in self.values]
+        shown = [str(_label(v)) if isinstance(v, Mapping) else str(v) for v in self.values]
         return "one of " + ", ".join(shown[:6]) + (", ..." if len(shown) > 6 else "")
 
 
@@ -367,6 +381,34 @@ class Subset:
         return f"{self.low} to {self.high} of {len(self.items)} items"
 
 
+LOCAL_EXCHANGES = tuple(e for e in range(200, 1000) if e % 100 != 11)
+"""NANP central-office codes: 200-999 but the N11 service codes (211 ... 911), which the
+dialer's as-you-type formatter takes for a whole number and leaves the rest unformatted."""
+
+
+@dataclass(frozen=True)
+class LocalPhoneNumber:
+    """A seven-digit local number, any line of an exchange (B-MoCA's `call 223-4458`)."""
+
+    def size(self) -> int:
+        return len(LOCAL_EXCHANGES) * 10_000
+
+    def draw(self, rng: random.Random) -> Phone:
+        exchange = LOCAL_EXCHANGES[rng.randrange(len(LOCAL_EXCHANGES))]
+        return Phone(f"{exchange}{rng.randint(0, 9999):04d}")
+
+    def describe(self) -> str:
+        return "a seven-digit local phone number"
+
+
+def _label(record: Mapping[str, Any]) -> Any:
+    """What names a record in a listing: its `name`, `word`, `label` or first field."""
+    for key in ("name", "word", "label", "state"):
+        if key in record:
+            return record[key]
+    return next(iter(record.values()), "")
+
+
 TYPES: dict[str, Callable[[Any], Any]] = {
     "choice": lambda spec: Choice(tuple(spec)),
     "int": lambda spec: IntRange(int(spec[0]), int(spec[1])),
@@ -377,11 +419,12 @@ TYPES: dict[str, Callable[[Any], Any]] = {
     "number": lambda spec: NumberRange(int(spec[0]), int(spec[1])),
     "subset": lambda spec: Subset(tuple(str(i) for i in spec["items"]),
                                   int(spec.get("low", 1)), int(spec.get("high", 1))),
+    "local_phone": lambda spec: LocalPhoneNumber(),
 }
 """`name: {type: spec}` in a family's `params`: `choice: [values]`, `int: [low, high]`,
-`time: {step: minutes, avoid: ["09:00", ...]}`, `days: [fewest, most]`, `phone: [area codes]` (each may be null
-for its default), `number: [low, high]` (an int with its keypad keys), `subset: {items:
-[names], low: fewest, high: most}`."""
+`time: {step: minutes, avoid: ["09:00", ...]}`, `days: [fewest, most]`, `phone: [area
+codes]`, `local_phone:` (each may be null for its default), `number: [low, high]` (an int
+with its keypad keys), `subset: {items: [names], low: fewest, high: most}`."""
 
 
 def parse_type(where: str, spec: Any):

@@ -21,7 +21,8 @@ from bmoca.tasks.experts.base import ROUTES, Expert, ExpertStuck, Screen
 
 STAGES = {
     "open_app": base.open_app, "tap_id": base.tap_id, "set_switch": base.set_switch,
-    "slide": base.slide, "tap_if_shown": base.tap_if_shown, "wait_for": base.wait_for,
+    "slide": base.slide, "slide_to": base.slide_to, "tap_if_shown": base.tap_if_shown,
+    "wait_for": base.wait_for,
     "tap_unless_shown": base.tap_unless_shown, "back_until": base.back_until,
     **clock.STAGES,
     **files.STAGES,

@@ -307,6 +307,28 @@ def slide(id: str, index: int, fraction: float) -> Stage:
     return stage
 
 
+def slide_to(id: str, index: int, value: int, low: int, high: int) -> Stage:
+    """Tap a stepped slider (a volume SeekBar of `low`..`high`) right on the point of
+    `value`: AbsSeekBar.trackTouchEvent takes the touch's place along the bar and rounds it
+    to the nearest step, so a tap on a step's own point lands on that step (mirrored in
+    right-to-left layouts, where the bar runs from the right)."""
+    if not low <= value <= high or low >= high:
+        raise ValueError(f"value {value} is not on a slider of {low}..{high}")
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        found = screen.all(id)
+        if len(found) <= index or not _fully_shown(found[index], screen):
+            return expert.scroll_or_fail(screen, f"no slider {id} #{index} on screen")
+        fraction = (value - low) / (high - low)
+        fx = 1.0 - fraction if expert.memory.get("rtl") else fraction
+        x1, _y1, x2, _y2 = found[index].bounds
+        x = min(x2 - 1, max(x1, round(x1 + (x2 - x1) * fx)))
+        return expert.advance_after({"action_type": "click", "x": x,
+                                     "y": found[index].center[1]})
+
+    return stage
+
+
 def tap_if_shown(id: str) -> Stage:
     """Dismiss an optional dialog: tap `id` if it is on screen, else move on."""
 
