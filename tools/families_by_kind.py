@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bmoca import tasks
 from bmoca.eval.metrics import summarize
-from bmoca.eval.store import Store
+from bmoca.eval.store import Store, StoreError
 from bmoca.tasks import families
 
 
@@ -50,4 +50,7 @@ def main(run_dirs: list[str]) -> None:
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except StoreError as exc:
+        sys.exit(f"error: {exc}")
