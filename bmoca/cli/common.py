@@ -56,6 +56,23 @@ def writable_dir(param: str, path: Path) -> Path:
     return path
 
 
+def write_last_screens(screens: Path | None,
+                       problems: Sequence[tuple[str, str, str, str | None]]) -> list[str | None]:
+    """Each problem's last screen as a numbered file under `screens` (created when there
+    is one to write); problems are (file name part, first line, what went wrong, screen).
+    The paths written, None where nothing was."""
+    paths: list[str | None] = []
+    if screens and problems:
+        screens.mkdir(parents=True, exist_ok=True)
+    for number, (stem, heading, what, screen) in enumerate(problems, 1):
+        path = None
+        if screens and screen:
+            path = screens / f"{number:03d}_{stem}.txt"
+            path.write_text(f"{heading}\n{what}\n\n{screen}\n", "utf-8")
+        paths.append(str(path) if path else None)
+    return paths
+
+
 def piped() -> bool:
     """Whether stdout is not a terminal: then output is plain text, never a drawn table."""
     return not sys.stdout.isatty()

@@ -27,6 +27,7 @@ from bmoca.cli.common import (
     select_tasks,
     tasks_label,
     writable_dir,
+    write_last_screens,
 )
 
 EXECUTOR_HELP, RAY_HELP = executors.EXECUTOR_HELP, executors.RAY_HELP
@@ -610,16 +611,8 @@ def validate(
             raise typer.Exit(2) from None
     seconds = time.perf_counter() - started
     episodes = 2 * len(task_list) * len(chosen_configs)
-    paths: list[str | None] = []
-    if screens and problems:
-        screens.mkdir(parents=True, exist_ok=True)
-    for number, problem in enumerate(problems, 1):
-        path = None
-        if screens and problem.last_screen:
-            path = screens / f"{number:03d}_{problem.agent}_{problem.config_id}.txt"
-            path.write_text(f"{problem.task_id}\n{problem.what}\n\n{problem.last_screen}\n",
-                            "utf-8")
-        paths.append(str(path) if path else None)
+    paths = write_last_screens(screens, [(f"{p.agent}_{p.config_id}", p.task_id, p.what,
+                                          p.last_screen) for p in problems])
     if as_json:
         print_json({"ok": not problems, "tasks": len(task_list),
                     "configs": len(chosen_configs), "episodes": episodes,

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from bmoca import tasks
-from bmoca.cli.common import console, print_json
+from bmoca.cli.common import console, error_line, print_json, write_last_screens
 
 
 def run(task_list: Sequence[tasks.Task], config_ids: Sequence[str], *, workers: int,
@@ -18,22 +18,29 @@ def run(task_list: Sequence[tasks.Task], config_ids: Sequence[str], *, workers: 
         screens: Path | None, as_json: bool, progress: Callable) -> None:
     """Play the rows, report every problem (a false accept or reject without a documented
     reason, or a row that cannot be played), write the certificate; exit 1 on a problem."""
+    from bmoca.device.provision import CannotReset
     from bmoca.eval import near_misses
 
     rows = near_misses.selected_rows(task_list)
     started = time.perf_counter()
     with progress() as bars:
         bar = bars.add_task("near misses", total=None, status="")
-        results = near_misses.play_rows(
-            rows, config_ids, workers=workers, device=device, executor=executor,
-            ray_address=ray_address, on_start=lambda total: bars.update(bar, total=total),
-            on_episode=lambda outcome: bars.update(bar, advance=1))
+        try:
+            results = near_misses.play_rows(
+                rows, config_ids, workers=workers, device=device, executor=executor,
+                ray_address=ray_address, on_start=lambda total: bars.update(bar, total=total),
+                on_episode=lambda outcome: bars.update(bar, advance=1))
+        except CannotReset as exc:  # a used phone that cannot be brought back (README)
+            bars.stop()
+            error_line(exc)
+            raise typer.Exit(2) from None
     seconds = time.perf_counter() - started
     found = near_misses.problems(results)
     if write is not None:
         write.parent.mkdir(parents=True, exist_ok=True)
         write.write_text(near_misses.certificate(results, config_ids), "utf-8")
-    paths = _write_screens(found, screens)
+    paths = write_last_screens(screens, [(f"{r.row.name}_{r.config_id}", r.row.id, r.problem,
+                                          r.last_screen) for r in found])
     if as_json:
         print_json({"ok": not found, "tasks": len({r.task_id for r in rows}), "rows": len(rows),
                     "configs": list(config_ids), "episodes": len(results),
@@ -59,17 +66,3 @@ def run(task_list: Sequence[tasks.Task], config_ids: Sequence[str], *, workers: 
         raise typer.Exit(1)
     console.print(f"ok: {summary}: every near miss failed and every right path passed, or "
                   f"deviated as documented{wrote}.", markup=False)
-
-
-def _write_screens(found, screens: Path | None) -> list[str | None]:
-    paths: list[str | None] = []
-    if screens and found:
-        screens.mkdir(parents=True, exist_ok=True)
-    for number, result in enumerate(found, 1):
-        path = None
-        if screens and result.last_screen:
-            path = screens / f"{number:03d}_{result.row.name}_{result.config_id}.txt"
-            path.write_text(f"{result.row.id}\n{result.problem}\n\n{result.last_screen}\n",
-                            "utf-8")
-        paths.append(str(path) if path else None)
-    return paths
