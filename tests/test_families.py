@@ -343,3 +343,11 @@ def test_a_familys_gym_id_draws_an_instance_at_every_reset_from_its_seed():
     again.close()
     with pytest.raises(ValueError, match="task_split goes with a task family"):
         bmoca.make("settings/turn_on_wifi", task_split="test-instance")
+
+
+def test_a_ui_check_compares_a_number_a_placeholder_filled_in_as_the_text_it_reads_as():
+    from bmoca.tasks.detectors import parse
+
+    check = parse(params.fill({"ui": {"by": "id", "value": "x", "contains": "${n * 7}"}},
+                              {"n": 6}))
+    assert check.contains == "42"

@@ -187,6 +187,12 @@ class Ui(Detector):
     """Compare with spaces removed (the dialer's contact name vs. a formatted number)."""
 
     def __post_init__(self) -> None:
+        # a UI attribute is text: a number written in YAML (or a family's placeholder that
+        # fills in an int) is compared as the text it reads as
+        for name in ("value", "equals", "startswith", "contains"):
+            value = getattr(self, name)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                setattr(self, name, str(value))
         base = str(self.by).split("_")[0]
         if base not in _SELECTORS or self.by not in (base, f"{base}_contains", f"{base}_matches"):
             raise DetectorError(f"ui.by must be one of id, text, text_contains, text_matches, "
