@@ -122,6 +122,12 @@ def test_parameter_types_draw_within_their_space():
     assert params.Time(0, 5).text == "12:05 am" and params.Time(13, 0).text == "1:00 pm"
 
 
+def test_days_give_full_names_and_set_alarms_calendar_numbers():
+    days = params.Days(("mon", "sat", "sun"))
+    assert days.names == ("Monday", "Saturday", "Sunday") and days.other_name == "Tuesday"
+    assert days.calendar == "2,7,1" and params.Days(params.WEEKDAYS).other_name == ""
+
+
 def test_a_broken_family_file_names_the_file_the_family_and_the_field(tmp_path):
     path = tmp_path / "broken.yaml"
     base = ("- id: clock/x\n  app: Clock\n  category: Event\n  instruction: at ${t.text}\n"

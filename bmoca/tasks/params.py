@@ -99,6 +99,22 @@ class Days:
         extra = self.others[:1]
         return tuple(sorted((*self.keys, *extra), key=WEEKDAYS.index))
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The days' full names, Monday first (a `set` answer's reference)."""
+        return tuple(DAY_NAMES[WEEKDAYS.index(k)] for k in self.keys)
+
+    @property
+    def other_name(self) -> str:
+        """The full name of the first day missing from the set ("" when every day is in)."""
+        return DAY_NAMES[WEEKDAYS.index(self.others[0])] if self.others else ""
+
+    @property
+    def calendar(self) -> str:
+        """java.util.Calendar's day numbers (Sunday 1 ... Saturday 7), comma-separated, as
+        SET_ALARM's `--eial android.intent.extra.alarm.DAYS` takes them."""
+        return ",".join(str((WEEKDAYS.index(k) + 1) % 7 + 1) for k in self.keys)
+
     def __str__(self) -> str:
         return self.text
 
