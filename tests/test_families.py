@@ -357,3 +357,19 @@ def test_a_ui_check_compares_a_number_a_placeholder_filled_in_as_the_text_it_rea
     check = parse(params.fill({"ui": {"by": "id", "value": "x", "contains": "${n * 7}"}},
                               {"n": 6}))
     assert check.contains == "42"
+
+
+def test_a_set_answer_with_its_possible_items_is_judged_on_the_items_a_sentence_names():
+    from bmoca.tasks.answers import matches
+
+    days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    assert matches("It repeats on Monday and Friday.", ["Friday", "Monday"], "set", among=days)
+    assert not matches("Monday, Friday and Sunday", ["Friday", "Monday"], "set", among=days)
+    assert not matches("It repeats on Monday and Friday.", ["Friday", "Monday"], "set")
+
+
+def test_a_number_answer_that_writes_the_sum_out_is_judged_on_its_result():
+    from bmoca.tasks.answers import matches
+
+    assert matches("165 × 401 = 66,165", 66165, "number")
+    assert not matches("165 × 401 = 66,166", 66165, "number")

@@ -4,9 +4,12 @@ An answer is free text (the JSON `answer` action); a task declares how it is com
 
 * `text`: equal once case, accents' combining marks, punctuation and spacing are set aside
   ("The Eiffel Tower." == "the eiffel tower");
-* `number`: the first number in the answer equals the reference within `tolerance`
-  ("It is 42.0" == 42; thousands separators and a leading minus are read);
+* `number`: the first number in the answer (after its last `=`, when it writes out the
+  sum: "165 × 401 = 66,165") equals the reference within `tolerance` ("It is 42.0" == 42;
+  thousands separators and a leading minus are read);
 * `set`: the same items, in any order, split at commas, semicolons, "and" and new lines;
+  with `among` (every item the answer could name), the items of `among` the answer names,
+  so "It repeats on Monday and Friday" gives {Monday, Friday};
 * `time`: the same time of day, written 24-hour ("18:05") or 12-hour ("6:05 pm").
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 COMPARISONS = ("text", "number", "set", "time")
@@ -39,7 +43,8 @@ def normalized(text: str) -> str:
 
 
 def number_in(text: str) -> float | None:
-    match = _NUMBER.search(str(text))
+    text = str(text).rpartition("=")[2] if "=" in str(text) else str(text)
+    match = _NUMBER.search(text)
     if match is None:
         return None
     try:
@@ -71,8 +76,14 @@ def minutes_in(text: str) -> int | None:
     return hour * 60 + minute
 
 
+def named_in(text: str, among: Sequence[object]) -> frozenset[str]:
+    """The items of `among` that `text` names, each as whole words (normalized)."""
+    words = f" {normalized(text)} "
+    return frozenset(n for n in (normalized(str(item)) for item in among) if f" {n} " in words)
+
+
 def matches(answer: str | None, expected: object, compare: str = "text",
-            tolerance: float = 0.0) -> bool:
+            tolerance: float = 0.0, among: Sequence[object] | None = None) -> bool:
     """Whether `answer` gives `expected` under `compare` (see the module's docstring)."""
     if answer is None:
         return False
@@ -83,7 +94,8 @@ def matches(answer: str | None, expected: object, compare: str = "text",
         return got is not None and want is not None and abs(got - want) <= tolerance
     if compare == "set":
         want = expected if isinstance(expected, list | tuple | set | frozenset) else [expected]
-        return items_in(answer) == frozenset(normalized(str(w)) for w in want)
+        given = named_in(answer, among) if among else items_in(answer)
+        return given == frozenset(normalized(str(w)) for w in want)
     if compare == "time":
         got, want = minutes_in(answer), minutes_in(str(expected))
         return got is not None and got == want

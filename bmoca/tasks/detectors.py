@@ -400,8 +400,13 @@ class Answer(Detector):
     equals: Any
     compare: str = "text"
     tolerance: float = 0.0
+    among: list[Any] | None = None
+    """For `set`: every item an answer could name (then a sentence naming some counts)."""
 
     def __post_init__(self) -> None:
+        if self.among is not None and (self.compare != "set" or not isinstance(
+                self.among, list | tuple) or not self.among):
+            raise DetectorError("answer.among goes with compare: set, as a non-empty list")
         if self.compare not in answers.COMPARISONS:
             raise DetectorError(f"answer.compare must be one of "
                                 f"{', '.join(answers.COMPARISONS)}, got {self.compare!r}")
@@ -410,7 +415,7 @@ class Answer(Detector):
 
     def check(self, probe: Probe) -> Verdict:
         given = probe.claims.answer
-        ok = answers.matches(given, self.equals, self.compare, self.tolerance)
+        ok = answers.matches(given, self.equals, self.compare, self.tolerance, self.among)
         said = "no answer" if given is None else f"answered {given!r}"
         return Verdict(ok, [f"{self.describe()}: {said}"])
 
