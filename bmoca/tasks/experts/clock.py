@@ -102,18 +102,22 @@ def clock_swipe(toward: str):
     return stage
 
 
-def set_time(hour: int, minute: int):
+def set_time(hour: int, minute: int, mode: str = ""):
     """From an open time picker, set `hour`:`minute` (24-hour values); the plan's next
-    stage taps OK."""
+    stage taps OK. `mode` ("dial" or "keyboard") makes it use that mode of the picker
+    (constrained tasks whose rule names one); by default it picks the mode that suits
+    the screen."""
     if not (0 <= int(hour) <= 23 and 0 <= int(minute) <= 59):
         raise ValueError(f"no such time {hour}:{minute}")
+    if mode not in ("", "dial", "keyboard"):
+        raise ValueError(f"no such picker mode {mode!r}")
     hour, minute = int(hour), int(minute)
 
     def stage(screen: Screen, expert: Expert):
         count = expert.scratch.get("actions", 0)
         if count >= MAX_PICKER_ACTIONS:
             raise ExpertStuck(f"stage {expert.stage}: could not set {hour}:{minute:02d}")
-        action = _picker_step(screen, expert, hour, minute)
+        action = _picker_step(screen, expert, hour, minute, mode)
         if action is not None:
             expert.scratch["actions"] = count + 1
         return action
@@ -121,7 +125,7 @@ def set_time(hour: int, minute: int):
     return stage
 
 
-def _picker_step(screen: Screen, expert: Expert, hour: int, minute: int):
+def _picker_step(screen: Screen, expert: Expert, hour: int, minute: int, mode: str = ""):
     ok, cancel = screen.first(_a("button1")), screen.first(_a("button2"))
     if ok is None or cancel is None:
         items = [n for n in screen.all(_a("text1")) if n.cls == "android.widget.CheckedTextView"]
@@ -140,7 +144,7 @@ def _picker_step(screen: Screen, expert: Expert, hour: int, minute: int):
         # second set_time on the same picker (a slip corrected) still knows what the
         # keyboard mode's spinner shows; every picker opens on its dial, which resets it
         expert.memory["picker_pm"] = pm_label.checked if pm_label is not None else None
-    keyboard = expert.memory.get("clock_keyboard", rtl)
+    keyboard = mode == "keyboard" if mode else expert.memory.get("clock_keyboard", rtl)
     text_mode = screen.has(_a("input_hour"))
     if text_mode != keyboard:
         return click(screen.first(_a("toggle_mode")))
