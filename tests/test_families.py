@@ -16,7 +16,7 @@ import bmoca
 from bmoca import tasks
 from bmoca.env import DevicePool
 from bmoca.eval import runner
-from bmoca.tasks import families, near_misses, params
+from bmoca.tasks import families, near_misses, params, templates
 from bmoca.tasks.spec import TaskError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,14 +99,14 @@ def test_bmoca_make_and_the_generic_gym_id_take_an_instance():
 
 def test_placeholders_keep_types_take_format_specs_and_refuse_what_is_not_allowed():
     values = {"time": params.Time(6, 5), "n": 3}
-    assert params.fill("${time.hour}", values) == 6
-    assert params.fill("at ${time.hour:02d}:${(time.minute + 55) % 60:02d}", values) == "at 06:00"
-    assert params.fill({"a": ["${n * 2}", "x"]}, values) == {"a": [6, "x"]}
+    assert templates.fill("${time.hour}", values) == 6
+    assert templates.fill("at ${time.hour:02d}:${(time.minute + 55) % 60:02d}", values) == "at 06:00"
+    assert templates.fill({"a": ["${n * 2}", "x"]}, values) == {"a": [6, "x"]}
     for bad, why in (("${__import__('os')}", "Call is not allowed"),
                      ("${time._private}", "Attribute is not allowed"),
                      ("${nope}", "no parameter 'nope'"), ("${(}", "is not an expression")):
         with pytest.raises(TaskError, match=why.replace("(", r"\(")):
-            params.fill(bad, values, "where")
+            templates.fill(bad, values, "where")
 
 
 def test_parameter_types_draw_within_their_space():
@@ -354,7 +354,7 @@ def test_a_familys_gym_id_draws_an_instance_at_every_reset_from_its_seed():
 def test_a_ui_check_compares_a_number_a_placeholder_filled_in_as_the_text_it_reads_as():
     from bmoca.tasks.detectors import parse
 
-    check = parse(params.fill({"ui": {"by": "id", "value": "x", "contains": "${n * 7}"}},
+    check = parse(templates.fill({"ui": {"by": "id", "value": "x", "contains": "${n * 7}"}},
                               {"n": 6}))
     assert check.contains == "42"
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from bmoca.formats import yamlload
 from bmoca.tasks import params as typed
+from bmoca.tasks import templates
 from bmoca.tasks.spec import Task, TaskError
 
 KINDS = ("parameterized", "cross-app", "information-retrieval", "constrained",
@@ -89,7 +90,7 @@ def _instance(family: Family, seed: int) -> Task:
     from bmoca.tasks.loader import task_from_entry
 
     where = f"{family.source}: family {family.id} instance {seed}"
-    entry = dict(typed.fill(dict(family.template), family.values(seed), where))
+    entry = dict(templates.fill(dict(family.template), family.values(seed), where))
     entry["id"] = f"{family.id}@{seed}"
     return task_from_entry(Path(family.source), entry, family=family.id)
 

@@ -163,9 +163,9 @@ def load_file(path: str | Path, suite: Mapping[str, Task],
 
 def _family_row(family, seed: int, where: str, entry: Any, source: str) -> Row:
     """A family's row for one instance: its placeholders filled with the instance's values."""
-    from bmoca.tasks import params
+    from bmoca.tasks import templates
 
-    filled = params.fill(entry, family.values(seed), where)
+    filled = templates.fill(entry, family.values(seed), where)
     return _row(where, family.instance(seed), filled, source)
 
 
