@@ -305,6 +305,20 @@ def _grid_except(step: int, avoid: tuple[str, ...]) -> tuple[int, ...]:
                  if f"{m // 60:02d}:{m % 60:02d}" not in avoid)
 
 
+def _subset_counts(n: int, low: int, high: int) -> list[int]:
+    """How many subsets of `n` items there are of each size from `low` to `high`."""
+    from math import comb
+
+    return [comb(n, k) for k in range(low, high + 1)]
+
+
+def _draw_subset(rng: random.Random, n: int, low: int, high: int) -> tuple[int, ...]:
+    """Sorted indices of a subset of `n` items, every subset of `low` to `high` items
+    equally likely (its size drawn by how many subsets have it)."""
+    count = rng.choices(range(low, high + 1), weights=_subset_counts(n, low, high))[0]
+    return tuple(sorted(rng.sample(range(n), count)))
+
+
 @dataclass(frozen=True)
 class DaySet:
     """A set of `low` to `high` weekdays."""
@@ -312,17 +326,12 @@ class DaySet:
     low: int = 1
     high: int = 7
 
-    def _sizes(self) -> list[int]:
-        from math import comb
-
-        return [comb(7, k) for k in range(self.low, self.high + 1)]
-
     def size(self) -> int:
-        return sum(self._sizes())
+        return sum(_subset_counts(len(WEEKDAYS), self.low, self.high))
 
     def draw(self, rng: random.Random) -> Days:
-        count = rng.choices(range(self.low, self.high + 1), weights=self._sizes())[0]
-        return Days(tuple(sorted(rng.sample(WEEKDAYS, count), key=WEEKDAYS.index)))
+        return Days(tuple(WEEKDAYS[i] for i in _draw_subset(rng, len(WEEKDAYS), self.low,
+                                                            self.high)))
 
     def describe(self) -> str:
         return f"{self.low} to {self.high} weekdays"
@@ -370,17 +379,11 @@ class Subset:
     low: int = 1
     high: int = 1
 
-    def _sizes(self) -> list[int]:
-        from math import comb
-
-        return [comb(len(self.items), k) for k in range(self.low, self.high + 1)]
-
     def size(self) -> int:
-        return sum(self._sizes())
+        return sum(_subset_counts(len(self.items), self.low, self.high))
 
     def draw(self, rng: random.Random) -> Picked:
-        count = rng.choices(range(self.low, self.high + 1), weights=self._sizes())[0]
-        return Picked(self.items, tuple(sorted(rng.sample(range(len(self.items)), count))))
+        return Picked(self.items, _draw_subset(rng, len(self.items), self.low, self.high))
 
     def describe(self) -> str:
         return f"{self.low} to {self.high} of {len(self.items)} items"

@@ -64,9 +64,11 @@ def leave_selection(screen) -> bool:
 
 
 def delete_confirmation(ctx: Context, screen, title: str, message: str, cancel_label: str,
-                        ok_label: str, remove: Callable[[], None]) -> View:
-    """The dialog a selection's Delete asks first: Cancel closes it; OK runs `remove`, then
-    the selection mode ends."""
+                        ok_label: str, remove: Callable[[], None]) -> View | None:
+    """The dialog a selection's Delete asks first (None while it is not asking): Cancel
+    closes it; OK runs `remove`, then the selection mode ends."""
+    if not (screen.confirm_delete and screen.selected):
+        return None
 
     def cancel() -> None:
         screen.confirm_delete = False

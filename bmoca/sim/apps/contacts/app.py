@@ -322,8 +322,6 @@ class PeopleActivity(Activity):
 
     def dialog(self, ctx: Context) -> View | None:
         """The deletion's confirmation (no title: the question is the message)."""
-        if not (self.confirm_delete and self.selected):
-            return None
         t = ctx.t
         many = len(self.selected) > 1
         return delete_confirmation(

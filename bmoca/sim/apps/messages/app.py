@@ -258,8 +258,6 @@ class ConversationListActivity(Activity):
 
     def dialog(self, ctx: Context) -> View | None:
         """The deletion's confirmation (DeleteConversationConfirmation's title and buttons)."""
-        if not (self.confirm_delete and self.selected):
-            return None
         t = ctx.t
         many = len(self.selected) > 1
         return delete_confirmation(
