@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bmoca.formats import yamlload
 from bmoca.tasks import params as typed
 from bmoca.tasks import templates
+from bmoca.tasks.loader import read_data_file
 from bmoca.tasks.spec import Task, TaskError
 
 KINDS = ("parameterized", "cross-app", "information-retrieval", "constrained",
@@ -98,10 +98,7 @@ def _instance(family: Family, seed: int) -> Task:
 def load_file(path: str | Path) -> list[Family]:
     """The families of one file; every error names the file, the family and the field."""
     path = Path(path)
-    try:
-        data = yamlload.load(path.read_text("utf-8"))
-    except (OSError, yamlload.yaml_error()) as exc:
-        raise TaskError(f"{path}: cannot read family file: {exc}") from None
+    data = read_data_file(path, "family")
     if not isinstance(data, list):
         raise TaskError(f"{path}: expected a list of families at the top level")
     families = [_family(path, i, entry) for i, entry in enumerate(data)]

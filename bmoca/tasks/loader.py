@@ -57,6 +57,15 @@ __getattr__ = yamlload.defined_on_first_use(globals(), ("_YamlLoader", "_FastYam
                                             _define_loaders)
 
 
+def read_data_file(path: Path, what: str) -> Any:
+    """A data file beside the tasks (families, near-miss rows) as PyYAML reads it, or a
+    TaskError naming the file and why it cannot be read."""
+    try:
+        return yamlload.load(path.read_text("utf-8"))
+    except (OSError, yamlload.yaml_error()) as exc:
+        raise TaskError(f"{path}: cannot read {what} file: {exc}") from None
+
+
 def load_file(path: str | Path, *, cached: bool = False) -> list[Task]:
     """The tasks of a task file; `cached`: one of the suite's (see `yamlload.load`)."""
     path = Path(path)

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bmoca.formats import yamlload
 from bmoca.tasks import experts
+from bmoca.tasks.loader import read_data_file
 from bmoca.tasks.spec import Task, TaskError
 
 KINDS = ("fail", "pass")
@@ -135,10 +135,7 @@ def load_file(path: str | Path, suite: Mapping[str, Task],
     from bmoca.tasks import families
 
     path = Path(path)
-    try:
-        data = yamlload.load(path.read_text("utf-8"))
-    except (OSError, yamlload.yaml_error()) as exc:
-        raise TaskError(f"{path}: cannot read near-miss file: {exc}") from None
+    data = read_data_file(path, "near-miss")
     if not isinstance(data, Mapping):
         raise TaskError(f"{path}: expected a mapping of task ids to lists of rows")
     rows = []
