@@ -30,7 +30,7 @@ from typing import Any
 
 from bmoca.tasks import params as typed
 from bmoca.tasks import templates
-from bmoca.tasks.loader import read_data_file
+from bmoca.tasks.loader import read_data_file, task_from_entry
 from bmoca.tasks.spec import Task, TaskError
 
 KINDS = ("parameterized", "cross-app", "information-retrieval", "constrained",
@@ -87,8 +87,6 @@ class Family:
 
 @functools.lru_cache(maxsize=512)
 def _instance(family: Family, seed: int) -> Task:
-    from bmoca.tasks.loader import task_from_entry
-
     where = f"{family.source}: family {family.id} instance {seed}"
     entry = dict(templates.fill(dict(family.template), family.values(seed), where))
     entry["id"] = f"{family.id}@{seed}"
