@@ -184,6 +184,8 @@ class BmocaEnv(gymnasium.Env):
         info = self._info(action_label=label, action_error=error, **extra)
         if verdict is not None:
             info["detector"] = verdict.trace
+            if verdict.parts and _has_subgoals(self.task):
+                info["subgoals"] = [sum(verdict.parts), len(verdict.parts)]
         if before is not None:
             info["no_effect"] = not changed or _same_state(self._fingerprint(), before)
         return observation, float(self.success), terminated, truncated, info
@@ -424,6 +426,14 @@ def family_of(task: Any):
     from bmoca.tasks import families
 
     return families.get(task)
+
+
+def _has_subgoals(task: tasks.Task) -> bool:
+    if not task.family:
+        return False
+    from bmoca.tasks import families
+
+    return families.has_subgoals(task)
 
 
 def _instance_part(task_split: str | None) -> str | None:
