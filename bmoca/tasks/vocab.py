@@ -171,7 +171,7 @@ class PeopleNames:
         culture = rng.choice(_pool(self.cultures))
         given, family = _names()[culture]
         return People(tuple(Person(g, f, culture) for g, f in zip(
-            rng.sample(given, self.count), rng.sample(family, self.count))))
+            rng.sample(given, self.count), rng.sample(family, self.count), strict=True)))
 
     def describe(self) -> str:
         n = len(_pool(self.cultures))
