@@ -65,10 +65,12 @@ class BmocaEnv(gymnasium.Env):
         self.pool = device if isinstance(device, DevicePool) else DevicePool(device)
         modes = (observation,) if isinstance(observation, str) else tuple(observation)
         unknown = [m for m in modes if m not in OBSERVATION_MODES]
-        if unknown or not modes:
+        if unknown:
             raise ValueError(f"unknown observation mode(s) {unknown}; "
                              f"choose from {', '.join(OBSERVATION_MODES)}")
         self.modes = modes
+        """No mode (`observation=()`): observations are empty dicts, for judging recorded
+        actions (`bmoca verify`): detectors read the phone, not the observation."""
         self.action_mode = action if isinstance(action, act.ActionMode) else act.make_mode(
             action, **action_options)
         if render_mode not in (None, "rgb_array"):
