@@ -168,7 +168,8 @@ def make(run_dir: Path) -> dict[str, Any]:
         raise BundleError(str(exc)) from None
     if not runs:
         raise BundleError(f"{path}: no finished episode to bundle")
-    hashes = installed_hashes()
+    hashes = {key: {"sha256": part["sha256"], "files": dict(part["files"])}
+              for key, part in installed_hashes().items()}  # the cache stays unchanged
     return seal({"format": FORMAT, "format_version": FORMAT_VERSION,
                  "bmoca_version": _version(), "code": hashes["code"], "tasks": hashes["tasks"],
                  "runs": runs})
