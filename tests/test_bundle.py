@@ -182,3 +182,27 @@ def test_a_store_that_is_not_one_is_refused(tmp_path):
 ])
 def test_stored_actions_are_given_back_as_the_agent_gave_them(stored, mode, given):
     assert verify.decode(stored, mode) == given
+
+
+@pytest.mark.parametrize("agent", ["openai:gpt-4o", "t3a/openai:gpt-4o"])
+def test_a_model_run_verifies_without_a_key_or_a_network(agent, tmp_path, monkeypatch):
+    """Text actions (the model's answer verbatim) and JSON actions replay alike."""
+    pytest.importorskip("openai")
+    from llm_server import FakeLLMServer
+    from test_llm_agents import KEYS, TASK, solver
+
+    for var, value in KEYS.items():
+        monkeypatch.setenv(var, value)
+    monkeypatch.setenv("BMOCA_LLM_CACHE", str(tmp_path / "cache"))
+    run_dir = tmp_path / "run"
+    with FakeLLMServer() as server, Store(run_dir) as store:
+        server.responder = solver
+        evaluate.evaluate(store, "run", agent, [tasks.get(TASK)], ["test_env_100"], 1,
+                          agent_options={"base_url": server.url("openai")})
+    content = bundle.make(run_dir)  # the server is gone; no agent is built
+    assert content["runs"][0]["env"]["action"] == ("json" if agent.startswith("t3a") else "text")
+    for var in KEYS:
+        monkeypatch.delenv(var)
+    report = verify.verify(bundle.load(_written(content, tmp_path / "m.json.gz")))
+    assert report.ok and report.replayed == 1
+    assert report.tables[0]["recomputed"]["overall"]["successes"] == 1
