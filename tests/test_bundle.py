@@ -206,3 +206,19 @@ def test_a_model_run_verifies_without_a_key_or_a_network(agent, tmp_path, monkey
     report = verify.verify(bundle.load(_written(content, tmp_path / "m.json.gz")))
     assert report.ok and report.replayed == 1
     assert report.tables[0]["recomputed"]["overall"]["successes"] == 1
+
+
+def test_a_judge_claims_run_replays_with_its_own_judging_rule(tmp_path):
+    """Under --judge-claims the expert's last action is its status claim, one step after
+    the state succeeded; judged the default way, the replay would end a step earlier."""
+    run_dir = tmp_path / "claims"
+    with Store(run_dir) as store:
+        evaluate.evaluate(store, "claims", "expert", [tasks.get(TASKS[0])], ["test_env_100"], 1,
+                          spec={"judge_claims": True}, env_options={"stop_on_success": False})
+    content = bundle.make(run_dir)
+    assert content["runs"][0]["env"]["stop_on_success"] is False
+    assert verify.verify(bundle.load(_written(content, tmp_path / "j.json.gz"))).ok
+    content["runs"][0]["env"]["stop_on_success"] = True
+    report = verify.verify(bundle.load(_written(bundle.seal(content), tmp_path / "k.json.gz")))
+    [diff] = report.differences
+    assert "1 more recorded action(s) follow" in diff.what[0]
