@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
@@ -36,6 +37,12 @@ def bundle_command(
         raise typer.Exit(2) from None
     bundle.write(content, target)
     runs = content["runs"]
+    for run in runs:
+        if run["bmoca_version"] != content["bmoca_version"]:
+            sys.stderr.write(f"note: run {run['run_id']!r} was made by bmoca "
+                             f"{run['bmoca_version']}, bundled by bmoca "
+                             f"{content['bmoca_version']}: the bundle's hashes name the "
+                             "installed code, not necessarily the code that ran it\n")
     episodes = sum(len(run["episodes"]) for run in runs)
     summary = {"bundle": str(target), "runs": len(runs), "episodes": episodes,
                "digest": content["digest"], "bmoca_version": content["bmoca_version"],

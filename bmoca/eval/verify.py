@@ -233,10 +233,14 @@ def _yes(value: bool | None) -> str:
 
 def _cells(table: dict[str, Any]) -> dict[str, Any]:
     """A table as JSON, flattened to `overall`, `task ID`, `config ID`, `cell TASK CONFIG`."""
+    def part(key: str, kind: type) -> Any:  # a hand-made table of the wrong shape differs
+        value = table.get(key)
+        return value if isinstance(value, kind) else kind()
+
     out = {"overall": table.get("overall")}
-    out.update({f"task {k}": v for k, v in (table.get("tasks") or {}).items()})
-    out.update({f"config {k}": v for k, v in (table.get("configs") or {}).items()})
-    for cell in table.get("cells") or []:
+    out.update({f"task {k}": v for k, v in part("tasks", dict).items()})
+    out.update({f"config {k}": v for k, v in part("configs", dict).items()})
+    for cell in part("cells", list):
         if isinstance(cell, dict):
             key = f"cell {cell.get('task')} {cell.get('config')}"
             out[key] = {k: v for k, v in cell.items() if k not in ("task", "config")}
