@@ -81,7 +81,8 @@ def _summary(report: Any) -> str:
     return (f"{verdict}: {report.replayed} episode(s) replayed in {report.seconds:.1f} s"
             f"{unverified}; {len(report.differences)} differ; "
             f"{'tables match' if not tables else f'{tables} table(s) differ'}; "
-            + (f"{' and '.join(suite)} differ(s) from the installed bmoca" if suite
+            + (f"{' and '.join(suite)} {'differs' if len(suite) == 1 else 'differ'} from "
+               "the installed bmoca" if suite
                else "code and task suite match the installed bmoca"))
 
 

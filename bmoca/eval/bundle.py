@@ -82,7 +82,8 @@ def _file_hashes(root: Path, skip: Path | None = None) -> dict[str, str]:
     return out
 
 
-def _summary(files: dict[str, str]) -> dict[str, Any]:
+def summary(files: dict[str, str]) -> dict[str, Any]:
+    """{"sha256": one hash over the listing, "files": the listing}."""
     lines = "".join(f"{digest}  {path}\n" for path, digest in sorted(files.items()))
     return {"sha256": hashlib.sha256(lines.encode()).hexdigest(), "files": files}
 
@@ -92,8 +93,8 @@ def installed_hashes() -> dict[str, dict[str, Any]]:
     """{"code": ..., "tasks": ...} of the bmoca this process imports (see the module doc)."""
     root = _package_root()
     data = root / "tasks" / "data"
-    return {"code": _summary(_file_hashes(root, skip=data)),
-            "tasks": _summary(_file_hashes(data))}
+    return {"code": summary(_file_hashes(root, skip=data)),
+            "tasks": summary(_file_hashes(data))}
 
 
 def changed_files(bundled: dict[str, str], installed: dict[str, str]) -> list[str]:
@@ -350,4 +351,5 @@ def rows_of(run: dict[str, Any], outcomes: list[tuple[bool, int]] | None = None
 
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Bundle", "BundleError", "StoreError", "changed_files",
-           "digest_of", "installed_hashes", "load", "make", "rows_of", "seal", "write"]
+           "digest_of", "installed_hashes", "load", "make", "rows_of", "seal", "summary",
+           "write"]

@@ -26,7 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bmoca.eval import runner
-from bmoca.eval.bundle import Bundle, BundleError, changed_files, installed_hashes, rows_of
+from bmoca.eval.bundle import (
+    Bundle,
+    BundleError,
+    changed_files,
+    installed_hashes,
+    rows_of,
+    summary,
+)
 
 
 @dataclass(frozen=True)
@@ -266,7 +273,9 @@ def _suite(bundle: Bundle) -> dict[str, dict[str, Any]]:
     out = {}
     for key in ("code", "tasks"):
         theirs = bundle.content[key]
-        changed = changed_files(theirs.get("files", {}), installed[key]["files"])
+        changed = changed_files(theirs["files"], installed[key]["files"])
+        if summary(theirs["files"])["sha256"] != theirs.get("sha256"):
+            changed.insert(0, f"the bundle's {key} sha256 does not match its own file list")
         out[key] = {"bundle": theirs.get("sha256"), "installed": installed[key]["sha256"],
                     "matches": theirs.get("sha256") == installed[key]["sha256"] and not changed,
                     "changed": changed}
