@@ -224,3 +224,16 @@ def test_a_judge_claims_run_replays_with_its_own_judging_rule(tmp_path):
     report = verify.verify(bundle.load(_written(bundle.seal(content), tmp_path / "k.json.gz")))
     [diff] = report.differences
     assert "1 more recorded action(s) follow" in diff.what[0]
+
+
+def test_an_environment_without_observations_still_judges():
+    from bmoca.env import make
+
+    for action, claim in (("json", {"action_type": "status", "goal_status": "complete"}),
+                          ("discrete", 383)):  # a claim of done; HOME
+        env = make(TASKS[0], config="test_env_100", observation=(), action=action)
+        observation, _ = env.reset(seed=0)
+        assert observation == {} and env.observation_space.spaces == {}
+        observation, reward, _, _, info = env.step(claim)
+        assert observation == {} and reward == 0.0 and not info["success"]
+        assert "action_error" not in info
