@@ -126,6 +126,21 @@ def test_camera_start_proc_names_the_launcher_and_the_shutter_works(device):
         0].get("text") == "Video"
 
 
+def test_camera_saves_each_shot_under_camera2s_name_and_photos_shows_it(device):
+    """Camera2 writes DCIM/Camera/IMG_yyyyMMdd_HHmmss.jpg, `_1`, `_2` within one second;
+    the video mode's shutter saves no picture."""
+    launch(device, "com.android.camera2")
+    for _ in range(3):
+        tap_on(device, resource_id="com.android.camera2:id/shutter_button")
+    tap_on(device, resource_id="com.android.camera2:id/mode_options_toggle")
+    tap_on(device, resource_id="com.android.camera2:id/shutter_button")
+    assert device.shell("ls /sdcard/DCIM/Camera")[0].split() == [
+        "IMG_20240117_100000.jpg", "IMG_20240117_100000_1.jpg", "IMG_20240117_100000_2.jpg"]
+    open_photos(device)
+    tiles = nodes(device.dump_hierarchy(), resource_id=P + "photo_grid_item")
+    assert "IMG_20240117_100000_2.jpg" in [n.get("content-desc") for n in tiles]
+
+
 @pytest.mark.parametrize(("locale", "dark", "video"), [("zh-Hans-CN", True, "视频"),
                                                        ("ur-PK", False, "ویڈیو")])
 def test_camera_in_other_languages_and_themes(locale, dark, video):

@@ -22,9 +22,12 @@ def test_the_search_pill_opens_the_google_apps_query_entry_with_the_keyboard(dev
     ime = [line for line in logcat(device, "AndroidIME:I").splitlines() if "onActivate" in line]
     assert len(ime) == 1 and "packageName=com.google.android.googlequicksearchbox" in ime[0]
     device.input_text("android")
+    assert not nodes(device.dump_hierarchy(), **{"class": "android.webkit.WebView"})
     device.press("ENTER")
-    texts = [n.get("text") for n in nodes(device.dump_hierarchy())]
-    assert "Android 10 - Wikipedia" in texts
+    xml = device.dump_hierarchy()
+    assert "Android 10 - Wikipedia" in [n.get("text") for n in nodes(xml)]
+    assert [n.get("content-desc") for n in nodes(xml, **{"class": "android.webkit.WebView"})] \
+        == ["android - Google Search"]  # the results page, only once submitted
     device.press("BACK")  # the keyboard goes
     device.press("BACK")  # then the search
     assert nodes(device.dump_hierarchy(), resource_id=L + "search_container_hotseat")

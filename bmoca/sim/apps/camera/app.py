@@ -5,8 +5,13 @@ The launcher starts `com.android.camera.CameraLauncher`; its process starts with
 com.android.camera.CameraLauncher}` line (android10_ui_facts.md §1.2) that B-MoCA's task
 reads, and it hands over to `com.android.camera.CameraActivity`. The viewfinder shows the
 emulator's virtual scene drawn from plain shapes (no camera, no network); the shutter
-(`shutter_button`) counts the shots taken and the mode switch (`mode_options_toggle`)
-changes between photo and video.
+(`shutter_button`) takes a picture and the mode switch (`mode_options_toggle`) changes
+between photo and video.
+
+A picture is saved as Camera2 saves it (`Storage.DIRECTORY`, `CameraUtil.ImageFileNamer`):
+`/sdcard/DCIM/Camera/IMG_yyyyMMdd_HHmmss.jpg` at the phone's time, with `_1`, `_2`, ...
+appended for further shots within the same second, so Photos and Files show it. In video
+mode the shutter starts and stops a recording, which is not simulated (nothing is saved).
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, View, column, frame, icon, row, text
 
 PACKAGE = "com.android.camera2"
+DIRECTORY = "/storage/emulated/0/DCIM/Camera"
+JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9"
+"""A minimal JPEG (SOI, a JFIF header, EOI): the virtual scene is not encoded."""
 LAUNCHER = "com.android.camera.CameraLauncher"
 CAMERA = "com.android.camera.CameraActivity"
 
@@ -48,6 +56,20 @@ def _viewfinder(ctx: Context) -> View:
                  mirror=False)
 
 
+def save_picture(ctx: Context) -> str:
+    """Write a shot to DCIM/Camera under Camera2's name: `IMG_<date>_<time>`, and within
+    the same second `_<n>` (ImageFileNamer keeps that count; here it is the first name not
+    taken, the same for shots one after another)."""
+    vfs = ctx.system.state.vfs
+    stem = f"{DIRECTORY}/" + ctx.system.state.clock.datetime().strftime("IMG_%Y%m%d_%H%M%S")
+    path, count = f"{stem}.jpg", 0
+    while vfs.exists(path):
+        count += 1
+        path = f"{stem}_{count}.jpg"
+    vfs.write(path, JPEG)
+    return path
+
+
 class CameraActivity(Activity):
     fullscreen = True
 
@@ -56,8 +78,10 @@ class CameraActivity(Activity):
         self.video = False
         self.shots = 0
 
-    def _shutter(self) -> None:
+    def _shutter(self, ctx: Context) -> None:
         self.shots += 1
+        if not self.video:
+            save_picture(ctx)
 
     def build(self, ctx: Context) -> View:
         t = ctx.t
@@ -68,7 +92,7 @@ class CameraActivity(Activity):
                         cls="android.widget.ImageButton", id=cid("shutter_button"),
                         desc=t("camera.shutter"), width=72, height=72, corner=36,
                         bg=(234, 67, 53) if self.video else white, clickable=True,
-                        on_click=self._shutter, gravity="center")
+                        on_click=lambda: self._shutter(ctx), gravity="center")
         switch = frame(icon("videocam" if not self.video else "photo_camera", 24,
                             icon_color=white, cls="", gravity="center"),
                        cls="android.widget.ImageButton", id=cid("mode_options_toggle"),

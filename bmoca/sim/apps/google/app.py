@@ -2,7 +2,7 @@
 what the Pixel Launcher's search pill opens. The search box takes the focus at once, so
 Gboard attaches and logs its `AndroidIME` line for this package (the paper's first-version
 task "activate the search bar in google"); a query shows matches from the phone's small
-offline web (no network).
+offline web (no network) in the results page, a WebView titled "<query> - Google Search".
 
 The same activity takes the pill microphone's `VOICE_ASSIST` intent (the Google app's
 manifest gives it that filter) and then opens listening: "Speak now" with the colour dots,
@@ -100,8 +100,13 @@ class QueryEntryActivity(Activity):
                 rows = [text(ctx.t("google.no_results", query=self.submitted), text_size=16,
                              text_color=fg, max_lines=3, width=MATCH,
                              padding=(16, 16, 16, 0))]
+        # a submitted query's results page is a WebView titled as Google's results page
+        # ("<query> - Google Search", the title Chrome shows for the same page)
+        page = ({"cls": "android.webkit.WebView",
+                 "desc": ctx.t("chrome.search_title", query=self.submitted)}
+                if self.submitted else {})
         return column(bar, scroller(*rows, key="google:results", width=MATCH, height=0,
-                                    weight=1),
+                                    weight=1, **page),
                       width=MATCH, height=MATCH, bg=background)
 
 
