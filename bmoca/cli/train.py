@@ -11,7 +11,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from bmoca.cli.common import error_line
+from bmoca.cli.common import TASK_SPLIT_HELP, error_line
 
 console = Console()
 train_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -26,6 +26,7 @@ def train_bc(
                              "b0 + a frozen text encoder, B-MoCA §6.6)"),
     action: str = typer.Option("discrete", help="discrete (385-way) or dual_gesture"),
     task_spec: str = typer.Option(None, "--tasks", help="only these tasks (as for eval)"),
+    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
     train_configs: int = typer.Option(None, "--train-configs",
                                       help="only the paper's first 7, 10, 21 or 35 train "
                                       "configurations"),
@@ -49,7 +50,7 @@ def train_bc(
         from bmoca.train import bc
         from bmoca.train.datasets import StepDataset, training_configs
 
-        task_ids = _task_ids(task_spec)
+        task_ids = _task_ids(task_spec, task_split, data)
         config_ids = training_configs(train_configs) if train_configs else None
         dataset = StepDataset(data, tasks=task_ids, config_ids=config_ids)
         model: dict = {} if positions is None else {"positions": positions}
@@ -92,6 +93,7 @@ def train_iql(
     out: Path = typer.Option(..., help="checkpoint file to write (loads as iql:/bc:)"),
     init: Path = typer.Option(None, help="a BC checkpoint to start the actor and critic from"),
     task_spec: str = typer.Option(None, "--tasks", help="only these tasks (as for eval)"),
+    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
     steps: int = typer.Option(1000, min=1, help="optimisation steps"),
     batch_size: int = typer.Option(32, min=1),
     lr: float = typer.Option(3e-4),
@@ -108,7 +110,7 @@ def train_iql(
         from bmoca.train import bc, iql
         from bmoca.train.datasets import StepDataset
 
-        dataset = StepDataset(data, tasks=_task_ids(task_spec))
+        dataset = StepDataset(data, tasks=_task_ids(task_spec, task_split, data))
         settings = iql.IQLSettings(steps=steps, batch_size=batch_size, lr=lr, gamma=gamma,
                                    expectile=expectile, temperature=temperature, seed=seed)
         every = max(1, steps // 10)
@@ -133,6 +135,7 @@ def train_lora(
     out: Path = typer.Option(..., help="directory for the adapter (or the merged model), "
                              "the tokenizer and bmoca_lora.json"),
     task_spec: str = typer.Option(None, "--tasks", help="only these tasks (as for eval)"),
+    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
     train_configs: int = typer.Option(None, "--train-configs",
                                       help="only the paper's first 7, 10, 21 or 35 train "
                                       "configurations"),
@@ -166,7 +169,7 @@ def train_lora(
         from bmoca.train import lora
         from bmoca.train.datasets import training_configs
 
-        task_ids = _task_ids(task_spec)
+        task_ids = _task_ids(task_spec, task_split, data)
         config_ids = training_configs(train_configs) if train_configs else None
         examples = sft_examples(load(data), tasks=task_ids, config_ids=config_ids)
         if not examples:
@@ -214,15 +217,30 @@ def _training(threads: int) -> Iterator[Any]:
         raise typer.Exit(2) from None
 
 
-def _task_ids(task_spec: str | None) -> list[str] | None:
-    if not task_spec:
+def _task_ids(task_spec: str | None, task_split: str | None = None,
+              data: Path | None = None) -> list[str] | None:
+    """The tasks to learn from: `--tasks` as eval selects them (kept to `--task-split`),
+    or, given only a split, the dataset's own tasks that fall in it (a dataset generated
+    for a training split and then filtered for a test split is empty: an error)."""
+    if not task_spec and not task_split:
         return None
     from bmoca import tasks
+    from bmoca.tasks import splits
 
     try:
-        return [t.id for t in tasks.select(task_spec)]
+        if task_spec:
+            chosen = [t.id for t in tasks.select(task_spec, task_split)]
+        else:
+            from bmoca.demos import load
+
+            wanted = splits.parse(task_split)
+            recorded = sorted({e.task_id for e in load(data).episodes})
+            chosen = [i for i in recorded if splits.keeps(tasks.get(i), wanted)]
     except tasks.TaskError as exc:
         raise ValueError(str(exc)) from None
+    if not chosen:
+        raise ValueError(f"{data}: no demonstration of a task in task split {task_split}")
+    return chosen
 
 
 PAPER_RL_CONFIGS = ("train_env_000", "train_env_001", "train_env_002", "train_env_003",

@@ -33,6 +33,8 @@ def reads_only(name: str, args: list[str]) -> bool:
                                                 and "f" in a) for a in args)
     if name == "settings":
         return bool(args) and args[0].lower() in ("get", "list")
+    if name == "content":
+        return args[:1] == ["query"]
     if name == "media":
         return args[:1] == ["volume"] and "--set" not in args and "--adj" not in args
     return False

@@ -143,7 +143,7 @@ def _db(vfs: VirtualFS, write: bool = False) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
-def _normalized(number: str) -> str | None:
+def normalized(number: str) -> str | None:
     """E.164 for North-American ten- and eleven-digit numbers, as Telecom stores it."""
     d = "".join(c for c in number if c.isdigit())
     if len(d) == 10 and d[0] in "23456789":
@@ -167,11 +167,11 @@ def add_call(vfs: VirtualFS, number: str, date_ms: int, duration_s: int, call_ty
             (number, PRESENTATION_ALLOWED, date_ms, duration_s, call_type,
              PHONE_ACCOUNT_COMPONENT, "89014103211118510720", 1 if call_type == MISSED_TYPE else 0,
              name, numbertype, 0 if call_type == MISSED_TYPE else 1,
-             "United States" if _normalized(number) else "", lookup_uri, _normalized(number),
+             "United States" if normalized(number) else "", lookup_uri, normalized(number),
              date_ms))
         row_id = int(cursor.lastrowid or 0)
     return CallEntry(row_id, number, date_ms, duration_s, call_type, name, numbertype,
-                     _normalized(number))
+                     normalized(number))
 
 
 def delete_calls(vfs: VirtualFS, call_ids: Iterable[int]) -> None:

@@ -249,8 +249,13 @@ def ensure(vfs: VirtualFS) -> None:
         vfs.write(DB_PATH, _create())
 
 
-def _mimetype_id(conn: sqlite3.Connection, mimetype: str) -> int:
-    return conn.execute("SELECT _id FROM mimetypes WHERE mimetype = ?", (mimetype,)).fetchone()[0]
+def mimetype_id(conn: sqlite3.Connection, mimetype: str) -> int:
+    """The mimetype's id, added at first use (ContactsDatabaseHelper.getMimeTypeId)."""
+    row = conn.execute("SELECT _id FROM mimetypes WHERE mimetype = ?", (mimetype,)).fetchone()
+    if row is not None:
+        return int(row[0])
+    return int(conn.execute("INSERT INTO mimetypes (mimetype) VALUES (?)",
+                            (mimetype,)).lastrowid)
 
 
 def _write_data(conn: sqlite3.Connection, raw_id: int, given: str, family: str,
@@ -262,8 +267,8 @@ def _write_data(conn: sqlite3.Connection, raw_id: int, given: str, family: str,
     name = display_name(given, family)
     conn.execute("INSERT INTO data (mimetype_id, raw_contact_id, data1, data2, data3, data10, "
                  "data11) VALUES (?, ?, ?, ?, ?, 1, 0)",
-                 (_mimetype_id(conn, MIME_NAME), raw_id, name, given or None, family or None))
-    phone_mime = _mimetype_id(conn, MIME_PHONE)
+                 (mimetype_id(conn, MIME_NAME), raw_id, name, given or None, family or None))
+    phone_mime = mimetype_id(conn, MIME_PHONE)
     for phone in phones:
         cur = conn.execute("INSERT INTO data (mimetype_id, raw_contact_id, data1, data2, data4) "
                            "VALUES (?, ?, ?, ?, ?)",
@@ -272,7 +277,7 @@ def _write_data(conn: sqlite3.Connection, raw_id: int, given: str, family: str,
         conn.execute("INSERT INTO phone_lookup VALUES (?, ?, ?, ?)",
                      (cur.lastrowid, raw_id, normalized_number(phone.number),
                       min_match(phone.number)))
-    email_mime = _mimetype_id(conn, MIME_EMAIL)
+    email_mime = mimetype_id(conn, MIME_EMAIL)
     for email in emails:
         conn.execute("INSERT INTO data (mimetype_id, raw_contact_id, data1, data2) "
                      "VALUES (?, ?, ?, ?)", (email_mime, raw_id, email, EMAIL_TYPE_HOME))
@@ -292,12 +297,52 @@ def _insert(conn: sqlite3.Connection, given: str, family: str, phones: Iterable[
     cur = conn.execute("INSERT INTO raw_contacts (account_id, starred, aggregation_needed) "
                        "VALUES (1, ?, 0)", (int(starred),))
     raw_id = cur.lastrowid
-    cur = conn.execute("INSERT INTO contacts (name_raw_contact_id, starred) VALUES (?, ?)",
-                       (raw_id, int(starred)))
-    contact_id = cur.lastrowid
-    conn.execute("UPDATE raw_contacts SET contact_id = ? WHERE _id = ?", (contact_id, raw_id))
+    contact_id = aggregate(conn, raw_id)
     _write_data(conn, raw_id, given, family, phones, emails)
     return contact_id
+
+
+def aggregate(conn: sqlite3.Connection, raw_id: int) -> int:
+    """A new local raw contact's own aggregate contact (ContactAggregator joins only raw
+    contacts of different accounts with the same name; the image has one account)."""
+    row = conn.execute("SELECT starred FROM raw_contacts WHERE _id = ?", (raw_id,)).fetchone()
+    contact_id = int(conn.execute("INSERT INTO contacts (name_raw_contact_id, starred) "
+                                  "VALUES (?, ?)", (raw_id, row[0] if row else 0)).lastrowid)
+    conn.execute("UPDATE raw_contacts SET contact_id = ? WHERE _id = ?", (contact_id, raw_id))
+    return contact_id
+
+
+def split_name(full: str) -> tuple[str, str]:
+    """NameSplitter's given and family name of "Given [Middle] Family" (the middle names
+    stay with the given name here: the schema keeps two parts)."""
+    words = full.split()
+    if len(words) < 2 or _is_cjk(full):
+        return full.strip(), ""
+    return " ".join(words[:-1]), words[-1]
+
+
+def refresh_raw_contact(conn: sqlite3.Connection, data_id: int) -> None:
+    """After a data row written through the provider: the raw contact's display name,
+    lookup and phone_lookup rows from all its data, as ContactsProvider2's DataRowHandlers
+    keep them."""
+    row = conn.execute("SELECT raw_contact_id FROM data WHERE _id = ?", (data_id,)).fetchone()
+    if row is None:
+        return
+    raw_id = row[0]
+    given = family = ""
+    phones: list[Phone] = []
+    emails: list[str] = []
+    for mimetype, data1, data2, data3 in conn.execute(
+            "SELECT m.mimetype, d.data1, d.data2, d.data3 FROM data d JOIN mimetypes m "
+            "ON m._id = d.mimetype_id WHERE d.raw_contact_id = ? ORDER BY d._id", (raw_id,)):
+        if mimetype == MIME_NAME:
+            given, family = ((data2 or "", data3 or "") if data2 or data3
+                             else split_name(data1 or ""))
+        elif mimetype == MIME_PHONE and data1:
+            phones.append(Phone(data1, int(data2 or TYPE_MOBILE)))
+        elif mimetype == MIME_EMAIL and data1:
+            emails.append(data1)
+    _write_data(conn, raw_id, given, family, phones, emails)
 
 
 def _read(conn: sqlite3.Connection, contact_id: int) -> Contact | None:

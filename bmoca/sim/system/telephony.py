@@ -111,7 +111,7 @@ def ensure(vfs: VirtualFS, now_ms: int) -> None:
     vfs.write(DB_PATH, bytes(conn.serialize()))
 
 
-def _thread_for(conn: sqlite3.Connection, address: str, create: bool) -> int | None:
+def thread_for(conn: sqlite3.Connection, address: str, create: bool) -> int | None:
     """getOrCreateThreadId for one recipient (numbers compared digit by digit)."""
     for addr_id, known in conn.execute("SELECT _id, address FROM canonical_addresses"):
         if known == address or same_number(known, address):
@@ -133,7 +133,7 @@ def _thread_for(conn: sqlite3.Connection, address: str, create: bool) -> int | N
 
 def _append(conn: sqlite3.Connection, address: str, body: str, type_: int, date: int,
             read: bool) -> int:
-    thread_id = _thread_for(conn, address, create=True)
+    thread_id = thread_for(conn, address, create=True)
     cur = conn.execute(
         "INSERT INTO sms (thread_id, address, person, date, date_sent, protocol, read, status, "
         "type, reply_path_present, subject, body, service_center, locked, sub_id, error_code, "
@@ -145,6 +145,22 @@ def _append(conn: sqlite3.Connection, address: str, body: str, type_: int, date:
     conn.execute("UPDATE threads SET date = ?, snippet = ?, message_count = message_count + 1, "
                  "read = ? WHERE _id = ?", (date, body, int(read), thread_id))
     return cur.lastrowid
+
+
+def refresh_threads(conn: sqlite3.Connection) -> None:
+    """Each thread's date, snippet, count and read flag from its messages, as the
+    database's triggers keep them; a thread left empty by a delete is dropped, as
+    MmsSmsProvider drops obsolete threads."""
+    conn.execute(
+        "UPDATE threads SET "
+        "message_count = (SELECT COUNT(*) FROM sms WHERE thread_id = threads._id), "
+        "date = COALESCE((SELECT date FROM sms WHERE thread_id = threads._id "
+        "ORDER BY date DESC, _id DESC LIMIT 1), date), "
+        "snippet = (SELECT body FROM sms WHERE thread_id = threads._id "
+        "ORDER BY date DESC, _id DESC LIMIT 1), "
+        "read = NOT EXISTS (SELECT 1 FROM sms WHERE thread_id = threads._id AND read = 0)")
+    # a conversation opened in the composer and never written to has date 0: it stays
+    conn.execute("DELETE FROM threads WHERE message_count = 0 AND date > 0")
 
 
 def threads(vfs: VirtualFS, now_ms: int) -> list[Thread]:
@@ -162,7 +178,7 @@ def threads(vfs: VirtualFS, now_ms: int) -> list[Thread]:
 def thread_id(vfs: VirtualFS, address: str, now_ms: int, create: bool = True) -> int | None:
     """The conversation with this address, created (empty) if asked and missing."""
     conn = _open(vfs, now_ms)
-    found = _thread_for(conn, address, create=create)
+    found = thread_for(conn, address, create=create)
     if create:
         _save(vfs, conn)
     return found

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bmoca.sim.shell.commands import (
     am,
     builtins,
+    content,
     date,
     dumpsys,
     files,
@@ -28,6 +29,6 @@ from bmoca.sim.shell.commands import (
 from bmoca.sim.shell.session import Tool
 
 MODULES = (builtins, text, files, props, settings, media, wm, svc, input, am, pm, dumpsys,
-           uiautomator, screencap, logcat, date, ps)
+           uiautomator, screencap, logcat, date, ps, content)
 COMMANDS: dict[str, Tool] = {name: tool for module in MODULES
                              for name, tool in module.COMMANDS.items()}
