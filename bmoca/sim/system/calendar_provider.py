@@ -8,6 +8,8 @@ their real column names, so a file pulled from the simulator reads like one pull
 phone. The phone has no Google account, so the provider holds one local calendar
 (`account_type` LOCAL, `_id` 1) that new events go to.
 
+`content://com.android.calendar/events` and `/calendars` reach the same file through the
+`content` shell tool (`providers.CALENDAR`), which runs the same checks on an insert.
 Times are UTC milliseconds (`dtstart`, `dtend`), as the provider stores them; the caller
 passes the device's virtual clock where a time is "now", never the wall clock. Like the
 Contacts and Telephony modules these are plain functions over the VFS that open the
@@ -143,7 +145,7 @@ def _save(vfs: VirtualFS, conn: sqlite3.Connection) -> None:
     vfs.write(DB_PATH, bytes(conn.serialize()))
 
 
-def _validate(conn: sqlite3.Connection, values: Mapping[str, object], new: bool) -> None:
+def validate(conn: sqlite3.Connection, values: Mapping[str, object], new: bool) -> None:
     """CalendarProvider2.validateEventData's checks, with its messages."""
     unknown = sorted(set(values) - set(WRITABLE))
     if unknown:
@@ -170,14 +172,18 @@ def insert_event(vfs: VirtualFS, values: Mapping[str, object]) -> int:
     As for any caller that is not a sync adapter the row is marked dirty; a `duration`
     ("P3600S") instead of `dtend` is kept as given, as the provider keeps it."""
     conn = _open(vfs)
-    _validate(conn, values, new=True)
-    columns = list(values)
-    cur = conn.execute(
-        f"INSERT INTO Events ({', '.join(columns)}, dirty, hasAttendeeData, isOrganizer) "
-        f"VALUES ({', '.join('?' for _ in columns)}, 1, 1, 1)",
-        tuple(values[c] for c in columns))
+    row = prepare_insert(conn, values)
+    cur = conn.execute(f"INSERT INTO Events ({', '.join(row)}) "
+                       f"VALUES ({', '.join('?' for _ in row)})", tuple(row.values()))
     _save(vfs, conn)
     return int(cur.lastrowid)
+
+
+def prepare_insert(conn: sqlite3.Connection, values: Mapping[str, object]) -> dict[str, object]:
+    """The row CalendarProvider2 writes for an app's insert: the values checked, then
+    marked dirty (not yet synced), with the inserting app as organizer of its own event."""
+    validate(conn, values, new=True)
+    return {**values, "dirty": 1, "hasAttendeeData": 1, "isOrganizer": 1}
 
 
 def update_event(vfs: VirtualFS, event_id: int, values: Mapping[str, object]) -> int:
@@ -185,7 +191,7 @@ def update_event(vfs: VirtualFS, event_id: int, values: Mapping[str, object]) ->
     if not values:
         return 0
     conn = _open(vfs)
-    _validate(conn, values, new=False)
+    validate(conn, values, new=False)
     columns = list(values)
     cur = conn.execute(
         f"UPDATE Events SET {', '.join(f'{c} = ?' for c in columns)}, dirty = 1 "
@@ -259,20 +265,3 @@ def event(vfs: VirtualFS, event_id: int) -> Event | None:
     row = conn.execute(f"SELECT {_COLUMNS} FROM Events WHERE _id = ? AND deleted = 0",
                        (event_id,)).fetchone()
     return _event(row) if row else None
-
-
-class EventsProvider:
-    """`content://com.android.calendar/events` for the `content` shell command: the
-    ContentValues a caller binds (`--bind title:s:Lunch`) go to `insert_event` as they
-    are, so the provider's own checks answer a bad insert as on a phone."""
-
-    uri = EVENTS_URI
-
-    def insert(self, vfs: VirtualFS, values: Mapping[str, object]) -> int:
-        return insert_event(vfs, values)
-
-    def delete(self, vfs: VirtualFS, event_id: int) -> int:
-        return delete_event(vfs, event_id)
-
-    def update(self, vfs: VirtualFS, event_id: int, values: Mapping[str, object]) -> int:
-        return update_event(vfs, event_id, values)
