@@ -126,3 +126,38 @@ def test_the_provider_checks_inserts_as_calendarprovider2_does():
     assert provider.update_event(vfs, two, {"title": "z"}) == 1
     assert provider.delete_event(vfs, one) == 1 and provider.event(vfs, one) is None
     assert [e.title for e in provider.events(vfs)] == ["z"]
+
+
+def test_events_written_with_content_insert_show_in_the_month_and_their_day(ep):
+    start = ms(2024, 1, 20, 18, 30)
+    out, code = ep.env.device.shell(
+        "content insert --uri content://com.android.calendar/events --bind calendar_id:i:1 "
+        f"--bind title:s:'Book club' --bind dtstart:l:{start} --bind dtend:l:{start + 5400000} "
+        "--bind eventTimezone:s:GMT --bind eventLocation:s:'Main St 5'")
+    assert code == 0 and out == ""
+    out, _ = ep.env.device.shell("content insert --uri content://com.android.calendar/events "
+                                 "--bind calendar_id:i:1 --bind title:s:x --bind dtstart:l:1")
+    assert "DTEND and DURATION cannot both be null for an event." in out
+    ep.step({"action_type": "wait"})
+    assert texts(ep, C + "chip") == ["Book club"]
+    ep.click(resource_id=C + "chip")
+    assert texts(ep, C + "event_time") == ["6:30 PM – 8:00 PM"]
+    ep.click(resource_id=C + "event_chip")
+    assert texts(ep, C + "location") == ["Main St 5"]
+
+
+def test_the_speed_dial_closes_and_the_date_picker_steps_months(ep):
+    ep.click(resource_id=C + "floating_action_button")
+    assert ep.has(resource_id=C + "speed_dial_event")
+    ep.click(resource_id=C + "floating_action_button")  # now the X
+    assert not ep.has(resource_id=C + "speed_dial_event")
+    ep.click(resource_id=C + "floating_action_button").click(resource_id=C + "speed_dial_event")
+    ep.click(resource_id=C + "end_date").click(resource_id=A + "next")
+    ep.click(content_desc="02 February 2024").click(resource_id=A + "button1")
+    assert texts(ep, C + "end_date") == ["Fri, Feb 2"]
+    assert texts(ep, C + "start_date") == ["Wed, Jan 17"]
+    ep.click(resource_id=C + "all_day_switch")
+    assert not ep.has(resource_id=C + "start_time")
+    ep.click(resource_id=C + "save")
+    assert events_on_phone(ep) == [("", ms(2024, 1, 17), ms(2024, 2, 3), 1, "UTC", 1)]
+    assert texts(ep, C + "chip")[:2] == ["(No title)", "(No title)"]

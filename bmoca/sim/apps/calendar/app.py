@@ -54,9 +54,9 @@ class AllInOneActivity(Activity):
 
     @property
     def popup_dialog(self) -> bool:  # type: ignore[override]
-        """The speed dial and the overflow menu are popups; the pickers and the deletion's
-        confirmation are dialogs over a dim."""
-        return self.speed_dial or self.menu_open
+        """The overflow menu is a popup; the pickers and the deletion's confirmation are
+        dialogs over a dim."""
+        return self.menu_open
 
     # -- navigation ---------------------------------------------------------------------
     def _close_keyboard(self, ctx: Context) -> None:
@@ -143,13 +143,25 @@ class AllInOneActivity(Activity):
                                self._open_event)
         else:
             content = self._month_grid(ctx, year, month, fg, accent)
-        fab = frame(icon("add", 36, icon_color=accent, cls="", gravity="center"),
-                    cls="android.widget.ImageButton", id=kid("floating_action_button"),
-                    desc=ctx.t("calendar.create"), width=WRAP, height=56, corner=16,
-                    bg=(48, 49, 52) if dark else (255, 255, 255), elevation=6,
-                    padding=(10, 0, 10, 0), clickable=True, gravity="end|bottom",
-                    margin=(16, 16, 16, 16), on_click=lambda: setattr(self, "speed_dial", True))
-        return column(title, frame(content, fab, width=MATCH, height=0, weight=1),
+        if self.speed_dial:  # the button turns into X over a scrim, Event above it
+            fab = frame(icon("close", 24, icon_color=(255, 255, 255), cls="", gravity="center"),
+                        cls="android.widget.ImageButton", id=kid("floating_action_button"),
+                        desc=ctx.t("calendar.close"), width=56, height=56, corner=16,
+                        bg=accent, elevation=6, clickable=True, gravity="end|bottom",
+                        margin=(16, 16, 16, 16),
+                        on_click=lambda: setattr(self, "speed_dial", False))
+            scrim = View(cls="", width=MATCH, height=MATCH, bg=bg, alpha=0.9, clickable=True,
+                         on_click=lambda: setattr(self, "speed_dial", False))
+            overlay = [scrim, self._speed_dial(ctx), fab]
+        else:
+            overlay = [frame(icon("add", 36, icon_color=accent, cls="", gravity="center"),
+                             cls="android.widget.ImageButton", id=kid("floating_action_button"),
+                             desc=ctx.t("calendar.create"), width=WRAP, height=56, corner=16,
+                             bg=(48, 49, 52) if dark else (255, 255, 255), elevation=6,
+                             padding=(10, 0, 10, 0), clickable=True, gravity="end|bottom",
+                             margin=(16, 16, 16, 16),
+                             on_click=lambda: setattr(self, "speed_dial", True))]
+        return column(title, frame(content, *overlay, width=MATCH, height=0, weight=1),
                       width=MATCH, height=MATCH, bg=bg)
 
     def _month_grid(self, ctx: Context, year: int, month: int, fg, accent) -> View:
@@ -297,15 +309,14 @@ class AllInOneActivity(Activity):
             def ask() -> None:
                 self.menu_open, self.confirm_delete = False, True
             return more_menu(ctx, ask)
-        if self.speed_dial:
-            return self._speed_dial(ctx)
         return None
 
     def _speed_dial(self, ctx: Context) -> View:
+        """The speed dial's one item, Event, above the create button."""
         theme = ctx.theme
         accent = (138, 180, 248) if theme.dark else (26, 115, 232)
         surface = (48, 49, 52) if theme.dark else (255, 255, 255)
-        item = row(text(ctx.t("calendar.event"), text_size=14, font_weight=500,
+        return row(text(ctx.t("calendar.event"), text_size=14, font_weight=500,
                         text_color=theme.text, bg=surface, corner=4, elevation=2,
                         padding=(12, 6, 12, 6), width=WRAP, gravity="center_vertical",
                         margin=(0, 0, 16, 0)),
@@ -313,16 +324,8 @@ class AllInOneActivity(Activity):
                          cls="", width=40, height=40, corner=20, bg=surface, elevation=4,
                          gravity="center_vertical"),
                    id=kid("speed_dial_event"), desc=ctx.t("calendar.event"), width=WRAP,
-                   height=48, clickable=True, focusable=True, gravity="center_vertical",
-                   on_click=lambda: self._new_event(ctx), padding=(0, 0, 8, 0))
-        close = frame(icon("close", 24, icon_color=(255, 255, 255), cls="", gravity="center"),
-                      cls="android.widget.ImageButton", id=kid("floating_action_button"),
-                      desc=ctx.t("calendar.close"), width=56, height=56, corner=16,
-                      bg=accent, elevation=6, clickable=True,
-                      on_click=lambda: setattr(self, "speed_dial", False),
-                      margin=(0, 16, 0, 0))
-        return column(item, close, width=WRAP, height=WRAP, gravity="end|bottom",
-                      margin=(16, 16, 16, 16), cls="android.widget.FrameLayout")
+                   height=48, clickable=True, focusable=True, gravity="end|bottom",
+                   on_click=lambda: self._new_event(ctx), margin=(16, 16, 24, 88))
 
 
 class CalendarApp(App):
