@@ -34,8 +34,10 @@ GOALS = {
     "sim_tap_xml": (2000, "higher"), "env_xml": (1500, "higher"), "env_pixels": (200, "higher"),
     "env_pixels_text_som": (100, "higher"), "cold_start": (0.35, "lower"),
     "validate_all": (40, "lower"), "memory_per_phone": (3.0, "lower"),
+    "verify_1000": (60, "lower"),
 }
-"""The goals of the speed issue (#18), on the project's 2-core machine."""
+"""The goals of the speed issue (#18), on the project's 2-core machine (`verify_1000`:
+issue #31's)."""
 
 
 # -- the rows ------------------------------------------------------------------------------
@@ -196,6 +198,36 @@ def eval_throughput(workers: int, episodes: int) -> dict:
             "workers": workers, "episodes": done}
 
 
+def verify_bundle(episodes: int, workers: int = 2) -> dict:
+    """`bmoca verify --workers 2` of a bundle of `episodes` expert episodes (the Settings
+    tasks over the 45 configurations), scaled to 1,000 episodes; the run it bundles is
+    played first and not timed."""
+    import tempfile
+
+    from bmoca import configs, tasks
+    from bmoca.eval import bundle, evaluate, verify
+    from bmoca.eval.store import Store
+
+    chosen = tasks.select("settings")
+    config_ids = configs.ids()
+    repeats = max(1, -(-episodes // (len(chosen) * len(config_ids))))
+    with tempfile.TemporaryDirectory() as tmp:
+        run_dir = Path(tmp)
+        with Store(run_dir) as store:
+            evaluate.evaluate(store, "bench", "expert", chosen, config_ids, repeats,
+                              workers=workers, limit=episodes)
+        path = run_dir / "bundle.json.gz"
+        bundle.write(bundle.make(run_dir), path)
+        before = _children_cpu()
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        report = verify.verify(bundle.load(path), workers)
+        wall = time.perf_counter() - wall0
+        cpu = time.process_time() - cpu0 + _children_cpu() - before
+    scale = 1000 / report.replayed
+    return {"value": wall * scale, "wall": wall * scale, "cpu": cpu * scale, "unit": "s",
+            "episodes": report.replayed, "ok": report.ok}
+
+
 def _rates(count: int, wall0: float, cpu0: float, unit: str) -> dict:
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     return {"value": count / cpu, "wall": count / wall, "unit": unit}
@@ -220,6 +252,8 @@ def plan(args: argparse.Namespace) -> list[tuple[str, str, Callable[[], dict]]]:
         ("memory_per_phone", "memory per extra phone of a distinct configuration (MB)",
          memory_per_phone),
     ]
+    rows.append(("verify_1000", "bmoca verify of 1,000 expert episodes, 2 workers (s)",
+                 lambda: verify_bundle(200 if args.quick else 1000)))
     for workers in sorted({1, 2, cores}):
         rows.append((f"eval_workers_{workers}", f"eval throughput, {workers} worker(s)",
                      lambda w=workers: eval_throughput(w, 16 if args.quick else 45)))

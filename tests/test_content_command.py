@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 
 import bmoca
-from bmoca.sim.device import SimDevice
 
 
-def sh(device: SimDevice, cmd: str) -> tuple[str, str]:
-    out, code = device.shell(cmd)
-    assert code == 0, (cmd, out)
-    return out, cmd
+def _episode(task_id: str):
+    """An XML env reset on the stock phone, and its device."""
+    env = bmoca.make(task_id, config="test_env_100", observation=("xml",), action="json")
+    env.reset(seed=0)
+    return env, env.unwrapped.device
 
 
 def _app_xml(env, package: str) -> str:
@@ -21,10 +21,7 @@ def _app_xml(env, package: str) -> str:
 
 
 def test_an_inserted_sms_is_a_new_unread_conversation_in_messages():
-    env = bmoca.make("messages/open_the_message_app", config="test_env_100",
-                     observation=("xml",), action="json")
-    env.reset(seed=0)
-    device = env.unwrapped.device
+    env, device = _episode("messages/open_the_message_app")
     device.shell("content insert --uri content://sms/inbox --bind address:s:4155550199 "
                  "--bind 'body:s:Pick up the cake at 5'")
     out, _ = device.shell("content query --uri content://sms/inbox --projection "
@@ -39,10 +36,7 @@ def test_an_inserted_sms_is_a_new_unread_conversation_in_messages():
 
 
 def test_a_contact_written_as_raw_contact_and_data_rows_is_in_contacts_and_the_dialer():
-    env = bmoca.make("contacts/open_the_contact_app", config="test_env_100",
-                     observation=("xml",), action="json")
-    env.reset(seed=0)
-    device = env.unwrapped.device
+    env, device = _episode("contacts/open_the_contact_app")
     device.shell("content insert --uri content://com.android.contacts/raw_contacts "
                  "--bind account_type:s: --bind account_name:s:")
     device.shell("content insert --uri content://com.android.contacts/data --bind "
@@ -59,10 +53,7 @@ def test_a_contact_written_as_raw_contact_and_data_rows_is_in_contacts_and_the_d
 
 
 def test_a_missed_call_row_is_new_and_listed_in_the_phones_recents():
-    env = bmoca.make("phone/call_11489", config="test_env_100",
-                     observation=("xml",), action="json")
-    env.reset(seed=0)
-    device = env.unwrapped.device
+    env, device = _episode("phone/call_11489")
     device.shell("content insert --uri content://call_log/calls --bind number:s:2015550123 "
                  "--bind type:i:3 --bind duration:i:0")
     out, _ = device.shell("content query --uri content://call_log/calls "

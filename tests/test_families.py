@@ -373,3 +373,14 @@ def test_a_number_answer_that_writes_the_sum_out_is_judged_on_its_result():
 
     assert matches("165 × 401 = 66,165", 66165, "number")
     assert not matches("165 × 401 = 66,166", 66165, "number")
+
+
+def test_every_long_horizon_family_lists_its_sub_goals_in_a_top_level_all():
+    from bmoca.tasks.detectors import All, Any_
+
+    long = [f for f in families.all_families() if f.kind == "long-horizon"]
+    assert long
+    for family in long:
+        success = family.instance(0).success
+        assert isinstance(success, All) and not isinstance(success, Any_), family.id
+        assert len(success.parts) >= 2, family.id

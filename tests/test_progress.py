@@ -177,3 +177,20 @@ def test_a_limited_run_plays_only_the_references_it_needs(tmp_path):
     assert json.loads(result.stdout)["efficiency"]["overall"]["with_reference"] == 3
     with Store(tmp_path / "r" / "reference") as store:  # 3 episodes span 2 task x config
         assert len(store.episodes()) == 2
+
+
+def test_a_long_horizon_episode_reports_the_share_of_its_sub_goals_met(tmp_path):
+    task = "clock/create_two_alarms_on_their_own_days@0"
+    common = ["--task", task, "--configs", "test_env_100", "--repeats", "1", "--json"]
+    half = bmoca_cli("eval", "--agent", "row:the_first_alarm_only", *common, "--out", "half",
+                     cwd=tmp_path)
+    assert half.returncode == 0, half.stderr
+    data = json.loads(half.stdout)
+    assert data["overall"]["success"] == 0.0
+    assert data["efficiency"]["tasks"][task]["subgoals"]["mean"] == 0.5
+    expert = bmoca_cli("eval", "--agent", "expert", *common, "--out", "expert", cwd=tmp_path)
+    assert json.loads(expert.stdout)["efficiency"]["overall"]["subgoals"]["mean"] == 1.0
+    assert "sub-goals %" in (tmp_path / "half" / "results.md").read_text("utf-8")
+    fixed = bmoca_cli("eval", "--agent", "expert", "--task", "settings/turn_on_wifi",
+                      "--configs", "test_env_100", "--json", "--out", "fixed", cwd=tmp_path)
+    assert json.loads(fixed.stdout)["efficiency"]["overall"]["subgoals"]["repeats"] == 0

@@ -398,27 +398,15 @@ def _render_factors(table) -> None:
     factors.render(table, console)
 
 
-def _cell_json(cell) -> dict[str, Any]:
-    """Rates are fractions; NaN (no finished episode) is null, as JSON has no NaN."""
-    def number(x: float) -> float | None:
-        return None if math.isnan(x) else round(x, 6)
-
-    return {"episodes": cell.episodes, "repeats": cell.n, "successes": cell.successes,
-            "success": number(cell.mean), "stderr": number(cell.stderr),
-            "mean_steps": number(cell.mean_steps), "errors": cell.errors}
-
-
 def _results_json(agent: str, run_dir: Path, table, rows) -> dict[str, Any]:
+    from bmoca.eval import metrics
+
     used = [e for e in rows if e.input_tokens is not None]
     known = [e.cost_usd for e in used if e.cost_usd is not None]
     return {
         "agent": agent, "run_dir": str(run_dir),
         "results": str(run_dir / "results.sqlite"), "table": str(run_dir / "results.md"),
-        "overall": _cell_json(table.overall),
-        "tasks": {task: _cell_json(cell) for task, cell in table.per_task.items()},
-        "configs": {config: _cell_json(cell) for config, cell in table.per_config.items()},
-        "cells": [{"task": task, "config": config, **_cell_json(cell)}
-                  for (task, config), cell in table.cells.items()],
+        **metrics.table_json(table),
         "input_tokens": sum(e.input_tokens or 0 for e in used) if used else None,
         "output_tokens": sum(e.output_tokens or 0 for e in used) if used else None,
         "cost_usd": sum(known) if known else None,

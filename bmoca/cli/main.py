@@ -255,15 +255,19 @@ def report_command(
 
 # -- the command groups beside this module add themselves to `app` --------------------------
 from bmoca.cli import avd as _avd  # noqa: E402
+from bmoca.cli import bundle as _bundle  # noqa: E402
 from bmoca.cli import demos as _demos  # noqa: E402
 from bmoca.cli import eval as _eval  # noqa: E402
 from bmoca.cli import factors as _factors  # noqa: E402
 from bmoca.cli import serve_adb as _serve_adb  # noqa: E402
 from bmoca.cli import ui as _ui  # noqa: E402
+from bmoca.cli import verify as _verify  # noqa: E402
 from bmoca.cli.train import train_app  # noqa: E402
 
 _eval.register(app)
 _factors.register(app, list_configs)
+app.command("bundle")(_bundle.bundle_command)
+app.command("verify")(_verify.verify_command)
 app.command("serve-adb")(_serve_adb.serve_adb)
 app.command("ui")(_ui.ui)
 app.add_typer(_avd.avd_app, name="avd")

@@ -65,10 +65,12 @@ class BmocaEnv(gymnasium.Env):
         self.pool = device if isinstance(device, DevicePool) else DevicePool(device)
         modes = (observation,) if isinstance(observation, str) else tuple(observation)
         unknown = [m for m in modes if m not in OBSERVATION_MODES]
-        if unknown or not modes:
+        if unknown:
             raise ValueError(f"unknown observation mode(s) {unknown}; "
                              f"choose from {', '.join(OBSERVATION_MODES)}")
         self.modes = modes
+        """No mode (`observation=()`): observations are empty dicts, for judging recorded
+        actions (`bmoca verify`): detectors read the phone, not the observation."""
         self.action_mode = action if isinstance(action, act.ActionMode) else act.make_mode(
             action, **action_options)
         if render_mode not in (None, "rgb_array"):
@@ -184,6 +186,8 @@ class BmocaEnv(gymnasium.Env):
         info = self._info(action_label=label, action_error=error, **extra)
         if verdict is not None:
             info["detector"] = verdict.trace
+            if verdict.parts and _has_subgoals(self.task):
+                info["subgoals"] = [sum(verdict.parts), len(verdict.parts)]
         if before is not None:
             info["no_effect"] = not changed or _same_state(self._fingerprint(), before)
         return observation, float(self.success), terminated, truncated, info
@@ -424,6 +428,14 @@ def family_of(task: Any):
     from bmoca.tasks import families
 
     return families.get(task)
+
+
+def _has_subgoals(task: tasks.Task) -> bool:
+    if not task.family:
+        return False
+    from bmoca.tasks import families
+
+    return families.has_subgoals(task)
 
 
 def _instance_part(task_split: str | None) -> str | None:

@@ -142,6 +142,26 @@ def summarize(episodes: Iterable[EpisodeRow]) -> Cell:
     return _cell(done, sum(1 for ep in eps if ep.status == "error"))
 
 
+def cell_json(cell: Cell) -> dict:
+    """A cell for JSON: rates are fractions rounded to 6 places; NaN (no finished episode)
+    is null, as JSON has no NaN."""
+    def number(x: float) -> float | None:
+        return None if math.isnan(x) else round(x, 6)
+
+    return {"episodes": cell.episodes, "repeats": cell.n, "successes": cell.successes,
+            "success": number(cell.mean), "stderr": number(cell.stderr),
+            "mean_steps": number(cell.mean_steps), "errors": cell.errors}
+
+
+def table_json(table: Table) -> dict:
+    """The table as `bmoca eval --json` prints it: overall, per task, per config, cells."""
+    return {"overall": cell_json(table.overall),
+            "tasks": {task: cell_json(cell) for task, cell in table.per_task.items()},
+            "configs": {config: cell_json(cell) for config, cell in table.per_config.items()},
+            "cells": [{"task": task, "config": config, **cell_json(cell)}
+                      for (task, config), cell in table.cells.items()]}
+
+
 def format_cell(cell: Cell) -> str:
     """`67±33` in percent, `100` when the standard error is 0, `–` without done episodes."""
     if cell.episodes == 0:

@@ -96,6 +96,17 @@ class EpisodeScore:
     progress: float | None
     completion: float | None
     rrr: float | None
+    subgoals: float | None = None
+    """A long-horizon task's share of sub-goals met at the episode's end (None otherwise)."""
+
+
+def subgoals_met(steps: Sequence[StepRow]) -> float | None:
+    """met / total of the last judged step that reported sub-goals (info["subgoals"])."""
+    for step in reversed(steps):
+        pair = step.info.get("subgoals")
+        if isinstance(pair, list | tuple) and len(pair) == 2 and pair[1]:
+            return pair[0] / pair[1]
+    return None
 
 
 def claimed_done(steps: Sequence[StepRow]) -> bool:
@@ -124,7 +135,7 @@ def score_episode(episode: EpisodeRow, steps: Sequence[StepRow], ref: Reference 
     return EpisodeScore(steps=len(steps), invalid=sum(1 for s in steps if not s.valid),
                         success=success, claimed_done=claimed_done(steps),
                         claim_chance=judge_claims, progress=progress,
-                        completion=completion, rrr=rrr)
+                        completion=completion, rrr=rrr, subgoals=subgoals_met(steps))
 
 
 # -- aggregates ----------------------------------------------------------------------------
@@ -160,6 +171,8 @@ class Efficiency:
     """Successes not claimed over successes the agent could claim (NaN when none could be:
     runs without --judge-claims end episodes on success)."""
     with_reference: int
+    subgoals: Stat = Stat(math.nan, math.nan, 0)
+    """Long-horizon episodes' share of sub-goals met at their end."""
 
 
 def _stat(values: Sequence[tuple[tuple[str, int], float]]) -> Stat:
@@ -207,6 +220,7 @@ def aggregate(scored: Iterable[tuple[EpisodeRow, EpisodeScore]]) -> Efficiency:
         missed_done=missed, claim_chances=len(chances),
         missed_done_rate=missed / len(chances) if chances else math.nan,
         with_reference=sum(1 for _, s in pairs if s.progress is not None),
+        subgoals=_stat(values(lambda s: s.subgoals)),
     )
 
 
@@ -251,13 +265,14 @@ def _num(stat: Stat) -> str:
     return "–" if stat.n == 0 else f"{stat.mean:.1f}"
 
 
-HEADER = ["task", "progress %", "completion %", "RRR", "invalid %", "steps to success",
-          "false done %", "missed done %"]
+HEADER = ["task", "progress %", "completion %", "sub-goals %", "RRR", "invalid %",
+          "steps to success", "false done %", "missed done %"]
 
 
 def row_of(name: str, e: Efficiency) -> list[str]:
-    return [name, _pct(e.progress), _pct(e.completion), _ratio(e.rrr), _pct(e.invalid_rate),
-            _num(e.steps_to_success), _rate(e.false_done, e.false_done_rate, e.claims),
+    return [name, _pct(e.progress), _pct(e.completion), _pct(e.subgoals), _ratio(e.rrr),
+            _pct(e.invalid_rate), _num(e.steps_to_success),
+            _rate(e.false_done, e.false_done_rate, e.claims),
             _rate(e.missed_done, e.missed_done_rate, e.claim_chances)]
 
 
@@ -268,7 +283,8 @@ def rows(table: EfficiencyTable) -> tuple[list[str], list[list[str]]]:
 
 
 CAPTION = ("progress: share of the expert's sub-goals reached (CheckPoint); completion: the "
-           "furthest one reached in order (TCR); RRR: expert steps / agent steps on "
+           "furthest one reached in order (TCR); sub-goals: a long-horizon task's goals met "
+           "at the end (its success's parts); RRR: expert steps / agent steps on "
            "successes; false done: claims of completion the state contradicts; missed "
            "done: successes not claimed (--judge-claims runs only)")
 
@@ -288,7 +304,8 @@ def efficiency_json(e: Efficiency) -> dict[str, Any]:
             "steps_to_success": stat_json(e.steps_to_success), "done_claims": e.claims,
             "false_done": e.false_done, "false_done_rate": _num_json(e.false_done_rate),
             "missed_done": e.missed_done, "claim_chances": e.claim_chances,
-            "missed_done_rate": _num_json(e.missed_done_rate)}
+            "missed_done_rate": _num_json(e.missed_done_rate),
+            "subgoals": stat_json(e.subgoals)}
 
 
 def table_json(table: EfficiencyTable) -> dict[str, Any]:

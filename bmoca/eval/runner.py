@@ -266,18 +266,32 @@ def _plain(action: Any) -> Any:
 _WORKER_POOL: DevicePool | None = None
 
 
-def _worker_init(parent_pid: int | None = None) -> None:
+def worker_init(parent_pid: int | None = None) -> None:
+    """A worker process's start: die with the parent, keep one phone per configuration."""
     global _WORKER_POOL
     if parent_pid is not None:
         die_with_parent(parent_pid)  # a killed `bmoca eval` leaves no worker behind
     _WORKER_POOL = DevicePool("sim")  # only the simulator runs in several workers
 
 
+def worker_pool() -> DevicePool:
+    """The phones of this worker process (after `worker_init`)."""
+    assert _WORKER_POOL is not None, "worker_init was not called in this process"
+    return _WORKER_POOL
+
+
+def mp_context() -> Any:
+    """How to start workers. Forking a process that has started torch's thread pool (a
+    learned agent was loaded to check its checkpoint) deadlocks the children; such runs
+    start fresh workers instead."""
+    return multiprocessing.get_context("spawn" if "torch" in sys.modules else None)
+
+
 def _worker_play(specs: Sequence[EpisodeSpec], keep_screen: bool, env_options: dict[str, Any],
                  save_screens: bool = False, targets: bool = True) -> list[Outcome]:
     """Play a chunk of episodes in this worker, one after the other."""
-    assert _WORKER_POOL is not None
-    return [play(spec, _WORKER_POOL, keep_screen=keep_screen, env_options=env_options,
+    pool = worker_pool()
+    return [play(spec, pool, keep_screen=keep_screen, env_options=env_options,
                  save_screens=save_screens, targets=targets) for spec in specs]
 
 
@@ -341,11 +355,8 @@ def execute(specs: Iterable[EpisodeSpec], workers: int = 1, *, keep_screen: bool
             pool.close()
         return
     # Give each worker whole configurations: contiguous chunks of the config-ordered plan.
-    # Forking a process that has started torch's thread pool (a learned agent was loaded to
-    # check its checkpoint) deadlocks the children; such runs start fresh workers instead.
-    context = multiprocessing.get_context("spawn" if "torch" in sys.modules else None)
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                             initargs=(os.getpid(),), mp_context=context) as executor:
+    with ProcessPoolExecutor(max_workers=workers, initializer=worker_init,
+                             initargs=(os.getpid(),), mp_context=mp_context()) as executor:
         pending = set()
         queue = iter(chunks(specs, max(1, chunk)))
         for part in queue:

@@ -51,6 +51,8 @@ class DetectorError(ValueError):
 class Verdict:
     ok: bool
     trace: list[str] = field(default_factory=list)
+    parts: tuple[bool, ...] = ()
+    """For `all`: whether each part holds (a long-horizon task's sub-goals)."""
 
 
 class History:
@@ -454,12 +456,12 @@ class All(Detector):
     word = "all"
 
     def check(self, probe: Probe) -> Verdict:
-        trace, ok = [], True
+        trace, held = [], []
         for part in self.parts:
             verdict = part.check(probe)
             trace += verdict.trace
-            ok = ok and verdict.ok
-        return Verdict(ok, trace)
+            held.append(verdict.ok)
+        return Verdict(all(held), trace, tuple(held))
 
     def capture(self, probe: Probe, into: dict[str, str]) -> None:
         for part in self.parts:

@@ -93,6 +93,17 @@ def _instance(family: Family, seed: int) -> Task:
     return task_from_entry(Path(family.source), entry, family=family.id)
 
 
+def kind_of(task: Task) -> str:
+    """The kind of the family a task is an instance of; "" for a fixed task."""
+    return get(task.family).kind if task.family else ""
+
+
+def has_subgoals(task: Task) -> bool:
+    """A long-horizon instance: its success's top-level `all:` lists its sub-goals, whose
+    share met is reported per episode (info["subgoals"], the efficiency table)."""
+    return kind_of(task) == "long-horizon"
+
+
 def load_file(path: str | Path) -> list[Family]:
     """The families of one file; every error names the file, the family and the field."""
     path = Path(path)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bmoca.tasks import vocab
 from bmoca.tasks.spec import TaskError
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -428,11 +429,16 @@ TYPES: dict[str, Callable[[Any], Any]] = {
     "subset": lambda spec: Subset(tuple(str(i) for i in spec["items"]),
                                   int(spec.get("low", 1)), int(spec.get("high", 1))),
     "local_phone": lambda spec: LocalPhoneNumber(),
+    "person": lambda spec: vocab.PersonName(tuple(spec or ())),
+    "people": lambda spec: vocab.PeopleNames(int(spec["count"]), tuple(spec.get("cultures", ()))),
+    "text": vocab.free_text,
 }
 """`name: {type: spec}` in a family's `params`: `choice: [values]`, `int: [low, high]`,
 `time: {step: minutes, avoid: ["09:00", ...]}`, `days: [fewest, most]`, `phone: [area
 codes]`, `local_phone:` (each may be null for its default), `number: [low, high]` (an int
-with its keypad keys), `subset: {items: [names], low: fewest, high: most}`."""
+with its keypad keys), `subset: {items: [names], low: fewest, high: most}`, `person:` or
+`person: [cultures]`, `people: {count: N}`, `text: message` or `text: {words: [low, high]}`
+(`bmoca/tasks/vocab.py`)."""
 
 
 def parse_type(where: str, spec: Any):
@@ -443,7 +449,7 @@ def parse_type(where: str, spec: Any):
         raise TaskError(f"{where}: unknown parameter type {kind!r}; types are {', '.join(TYPES)}")
     try:
         made = TYPES[kind](body)
-    except (TypeError, ValueError, IndexError) as exc:
+    except (TypeError, ValueError, IndexError, KeyError) as exc:
         raise TaskError(f"{where}: {kind}: {exc}") from None
     if made.size() < 1:
         raise TaskError(f"{where}: {kind}: the parameter has no values")

@@ -159,7 +159,7 @@ def cmd_content(sh: Session, args: list[str], io: Io) -> int:
             if not rows:
                 io.out("No result found.\n")
             for index, row in enumerate(rows):
-                cells = ", ".join(f"{n}={_value_text(v)}" for n, v in zip(names, row))
+                cells = ", ".join(f"{n}={_value_text(v)}" for n, v in zip(names, row, strict=True))
                 io.out(f"Row: {index} {cells}\n")
     except providers.ProviderError as error:
         io.err(f"Error while accessing provider:{authority}\n{error.java_class}: {error}\n")
