@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bmoca.sim.system import calllog, contacts, telephony
+from bmoca.sim.system import calendar_provider, calllog, contacts, telephony
 from bmoca.sim.system.vfs import VirtualFS
 
 Values = dict[str, Any]
@@ -264,5 +264,23 @@ CONTACTS = Provider(
      "contacts": Route("contacts")})
 
 
-PROVIDERS: dict[str, Provider] = {p.authority: p for p in (SMS, CALL_LOG, CONTACTS)}
+# -- calendar: content://com.android.calendar -----------------------------------------------
+
+
+def _calendar_event(conn: sqlite3.Connection, values: Values, ctx: Context) -> Values:
+    """CalendarProvider2.insertInTransaction for an app (not a sync adapter): the event's
+    values checked (calendar id, DTSTART, DTEND or DURATION, EVENT_TIMEZONE), then dirty."""
+    try:
+        return calendar_provider.prepare_insert(conn, values)
+    except calendar_provider.CalendarError as error:
+        raise ProviderError(str(error)) from None
+
+
+CALENDAR = Provider(
+    calendar_provider.AUTHORITY, calendar_provider.DB_PATH,
+    lambda ctx: calendar_provider.ensure(ctx.vfs),
+    {"events": Route("Events", "", _calendar_event), "calendars": Route("Calendars")})
+
+
+PROVIDERS: dict[str, Provider] = {p.authority: p for p in (SMS, CALL_LOG, CONTACTS, CALENDAR)}
 """Every authority the shell can reach; an app that keeps a provider adds it here."""

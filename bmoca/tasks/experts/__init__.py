@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bmoca.tasks.experts import base, clock, files, moves
+from bmoca.tasks.experts import base, calendar, clock, files, moves
 from bmoca.tasks.experts.base import ROUTES, Expert, ExpertStuck, Screen
 
 STAGES = {
@@ -24,6 +24,7 @@ STAGES = {
     "slide": base.slide, "slide_to": base.slide_to, "tap_if_shown": base.tap_if_shown,
     "wait_for": base.wait_for,
     "tap_unless_shown": base.tap_unless_shown, "back_until": base.back_until,
+    **calendar.STAGES,
     **clock.STAGES,
     **files.STAGES,
     **moves.STAGES,
