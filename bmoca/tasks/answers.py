@@ -10,7 +10,9 @@ An answer is free text (the JSON `answer` action); a task declares how it is com
 * `set`: the same items, in any order, split at commas, semicolons, "and" and new lines;
   with `among` (every item the answer could name), the items of `among` the answer names,
   so "It repeats on Monday and Friday" gives {Monday, Friday};
-* `time`: the same time of day, written 24-hour ("18:05") or 12-hour ("6:05 pm").
+* `time`: the same time of day, written 24-hour ("18:05") or 12-hour ("6:05 pm");
+* `phone`: the same phone number, its digits read however it is written ("(415) 555-0199",
+  "415.555.0199", "+1 415 555 0199"; a North American country code 1 is set aside).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-COMPARISONS = ("text", "number", "set", "time")
+COMPARISONS = ("text", "number", "set", "time", "phone")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+")
 _TIME = re.compile(r"(\d{1,2})\s*[:.h]\s*(\d{2})\s*([ap])?\.?\s*m?\.?", re.IGNORECASE)
 _TIME_HOUR_ONLY = re.compile(r"(\d{1,2})\s*([ap])\.?\s*m\.?", re.IGNORECASE)
@@ -82,6 +84,14 @@ def named_in(text: str, among: Sequence[object]) -> frozenset[str]:
     return frozenset(n for n in (normalized(str(item)) for item in among) if f" {n} " in words)
 
 
+def phone_digits(text: str) -> str:
+    """A phone number's digits as the answer writes them, without a leading country code 1
+    (the North American numbers the phone's dialpad formats): "+1 (415) 555-0199" and
+    "415-555-0199" both give 4155550199."""
+    digits = re.sub(r"\D", "", str(text))
+    return digits[1:] if len(digits) == 11 and digits.startswith("1") else digits
+
+
 def matches(answer: str | None, expected: object, compare: str = "text",
             tolerance: float = 0.0, among: Sequence[object] | None = None) -> bool:
     """Whether `answer` gives `expected` under `compare` (see the module's docstring)."""
@@ -99,4 +109,7 @@ def matches(answer: str | None, expected: object, compare: str = "text",
     if compare == "time":
         got, want = minutes_in(answer), minutes_in(str(expected))
         return got is not None and got == want
+    if compare == "phone":
+        got, want = phone_digits(answer), phone_digits(str(expected))
+        return bool(want) and got == want
     raise ValueError(f"unknown comparison {compare!r}; comparisons are {', '.join(COMPARISONS)}")
