@@ -297,5 +297,28 @@ def clock_tap(id: str, index: int = 0):
     return stage
 
 
+def clock_card(label: str, part: str = "digital_clock"):
+    """Tap a part (`digital_clock`, `arrow`, `onoff`) of the alarm card labelled `label`:
+    the first such part after the label in the card's order. Found by its label, which
+    the time's edits leave alone, rather than by index, which a scroll of an earlier stage
+    would skew. Scrolls down until the part is clear of the floating button bar (plans
+    visit the cards from the list's top down)."""
+    label, wanted = str(label), _c(str(part))
+
+    def stage(screen: Screen, expert: Expert):
+        fab = screen.first(_c("fab_container"))
+        nodes = screen.nodes
+        for at, node in enumerate(nodes):
+            if node.id == _c("label") and node.text == label:
+                target = next((n for n in nodes[at + 1:] if n.id == wanted), None)
+                if target is not None and _clear(target, screen, fab):
+                    return expert.advance_after(click(target))
+                break
+        return expert.scroll_or_fail(screen, f"no {part} of the card labelled {label!r}")
+
+    return stage
+
+
 STAGES = {"launch": launch, "clock_tab": clock_tab, "set_time": set_time, "set_days": set_days,
-          "clock_swipe": clock_swipe, "clock_reveal": clock_reveal, "clock_tap": clock_tap}
+          "clock_swipe": clock_swipe, "clock_reveal": clock_reveal, "clock_tap": clock_tap,
+          "clock_card": clock_card}
