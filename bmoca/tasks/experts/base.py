@@ -241,10 +241,11 @@ def tap_id(id: str, index: int = 0, act: Callable[[Node], Action] = click) -> St
     return stage
 
 
-def shown_in_list(screen: Screen, expert: Expert, id: str, index: int) -> Node | None:
+def shown_in_list(screen: Screen, expert: Expert, id: str, index: int,
+                  usable: Callable[[Node], bool] | None = None) -> Node | None:
     """The `index`-th element with this id (counting from the top of the whole list) when
-    it is fully shown now; else None, having noted the list so that the stage's next
-    scroll is accounted for (see `tap_id`)."""
+    it is fully shown now (and `usable`, e.g. clear of a floating bar); else None, having
+    noted the list so that the stage's next scroll is accounted for (see `tap_id`)."""
     found = screen.all(id)
     first = _first_visible_index(found, expert)
     k = index - first
@@ -252,7 +253,8 @@ def shown_in_list(screen: Screen, expert: Expert, id: str, index: int) -> Node |
     # the last scroll moved nothing: the list is at its end, where its last row sits flush
     # with the container's bottom edge and is whole (RecyclerView has no bottom padding)
     at_end = expert.scratch.get("before_scroll") == (now, first)
-    if 0 <= k < len(found) and _fully_shown(found[k], screen, flush=at_end):
+    if 0 <= k < len(found) and _fully_shown(found[k], screen, flush=at_end) \
+            and (usable is None or usable(found[k])):
         return found[k]
     expert.scratch["before_scroll"] = (now, first)
     return None

@@ -17,7 +17,8 @@ import math
 from collections.abc import Sequence
 
 from bmoca.formats import weekdays
-from bmoca.tasks.experts.base import Action, Expert, ExpertStuck, Node, Screen, click, contains
+from bmoca.tasks.experts.base import (Action, Expert, ExpertStuck, Node, Screen, click, contains,
+                                      shown_in_list)
 
 PACKAGE = "com.google.android.deskclock"
 TAB_ORDER = ("alarm", "clock", "timer", "stopwatch")
@@ -256,5 +257,68 @@ def _clear(node: Node, screen: Screen, fab: Node | None) -> bool:
     return fab is None or node.bounds[3] <= fab.bounds[1]
 
 
+SCROLL_UP: Action = {"action_type": "scroll", "direction": "up"}
+"""Reveal what is above: the finger moves down from the centre of the screen."""
+
+
+def clock_reveal(id: str):
+    """Scroll the alarm list until the first element with this id (a part of the expanded
+    card: `repeat_days`, `edit_label`) is clear of the floating button bar, which lies
+    over the list's bottom. The sim's list keeps its scroll when a new alarm is added, so
+    the new card may sit above what is shown: with no such element on screen the list is
+    scrolled up first (at most 6 times), then down."""
+
+    def stage(screen: Screen, expert: Expert):
+        node = screen.first(id)
+        if node is not None and _clear(node, screen, screen.first(_c("fab_container"))):
+            return None
+        ups = expert.scratch.get("ups", 0)
+        if node is None and ups < 6:
+            expert.scratch["ups"] = ups + 1
+            return SCROLL_UP
+        return expert.scroll_or_fail(screen, f"no {id} clear of the floating buttons")
+
+    return stage
+
+
+def clock_tap(id: str, index: int = 0):
+    """Tap the `index`-th element with this id in the alarm list (counted from the list's
+    top, as `tap_id` counts) once it is clear of the floating button bar, which lies over
+    the list's bottom (a tap there lands on the bar); scrolls down until it is."""
+    index = int(index)
+
+    def stage(screen: Screen, expert: Expert):
+        fab = screen.first(_c("fab_container"))
+        node = shown_in_list(screen, expert, id, index, lambda n: _clear(n, screen, fab))
+        if node is not None:
+            return expert.advance_after(click(node))
+        return expert.scroll_or_fail(screen, f"no {id} #{index} clear of the floating buttons")
+
+    return stage
+
+
+def clock_card(label: str, part: str = "digital_clock"):
+    """Tap a part (`digital_clock`, `arrow`, `onoff`) of the alarm card labelled `label`:
+    the first such part after the label in the card's order. Found by its label, which
+    the time's edits leave alone, rather than by index, which a scroll of an earlier stage
+    would skew. Scrolls down until the part is clear of the floating button bar (plans
+    visit the cards from the list's top down)."""
+    label, wanted = str(label), _c(str(part))
+
+    def stage(screen: Screen, expert: Expert):
+        fab = screen.first(_c("fab_container"))
+        nodes = screen.nodes
+        for at, node in enumerate(nodes):
+            if node.id == _c("label") and node.text == label:
+                target = next((n for n in nodes[at + 1:] if n.id == wanted), None)
+                if target is not None and _clear(target, screen, fab):
+                    return expert.advance_after(click(target))
+                break
+        return expert.scroll_or_fail(screen, f"no {part} of the card labelled {label!r}")
+
+    return stage
+
+
 STAGES = {"launch": launch, "clock_tab": clock_tab, "set_time": set_time, "set_days": set_days,
-          "clock_swipe": clock_swipe}
+          "clock_swipe": clock_swipe, "clock_reveal": clock_reveal, "clock_tap": clock_tap,
+          "clock_card": clock_card}

@@ -1,4 +1,4 @@
-"""Expert stages for Files: pick a root from the roots drawer.
+"""Expert stages for Files: pick a root from the roots drawer, tap or long-press a row.
 
 The drawer's roots are found by position in `roots_list` (Recent, Images, Videos, Audio,
 Downloads, then the phone's storage), which is the same in every language; the drawer is
@@ -8,7 +8,8 @@ content-desc ("Show roots") is translated.
 
 from __future__ import annotations
 
-from bmoca.tasks.experts.base import Action, Expert, ExpertStuck, Screen, click, contains
+from bmoca.tasks.experts.base import (Action, Expert, ExpertStuck, Screen, click, contains,
+                                      long_press)
 
 PACKAGE = "com.android.documentsui"
 ROOT_ORDER = ("recent", "images", "videos", "audio", "downloads", "device")
@@ -44,4 +45,21 @@ def files_root(root: str):
     return stage
 
 
-STAGES = {"files_root": files_root}
+def files_row(name: str, long: bool = False):
+    """Tap (or, `long`, long-press) the listed file or folder called `name`, found by its
+    title inside `dir_list` (a long press starts the selection, as TouchInputHandler's
+    onLongPress does; a tap while rows are selected adds the row); scrolls down to it."""
+    name = str(name)
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        listing = screen.first(f"{PACKAGE}:id/dir_list")
+        if listing is not None:
+            for node in screen.all("android:id/title"):
+                if node.text == name and contains(listing.bounds, node.bounds):
+                    return expert.advance_after(long_press(node) if long else click(node))
+        return expert.scroll_or_fail(screen, f"no row {name!r} in the Files list")
+
+    return stage
+
+
+STAGES = {"files_root": files_root, "files_row": files_row}
