@@ -17,8 +17,16 @@ import math
 from collections.abc import Sequence
 
 from bmoca.formats import weekdays
-from bmoca.tasks.experts.base import (Action, Expert, ExpertStuck, Node, Screen, click, contains,
-                                      shown_in_list)
+from bmoca.tasks.experts.base import (
+    Action,
+    Expert,
+    ExpertStuck,
+    Node,
+    Screen,
+    click,
+    contains,
+    shown_in_list,
+)
 
 PACKAGE = "com.google.android.deskclock"
 TAB_ORDER = ("alarm", "clock", "timer", "stopwatch")

@@ -8,8 +8,15 @@ content-desc ("Show roots") is translated.
 
 from __future__ import annotations
 
-from bmoca.tasks.experts.base import (Action, Expert, ExpertStuck, Screen, click, contains,
-                                      long_press)
+from bmoca.tasks.experts.base import (
+    Action,
+    Expert,
+    ExpertStuck,
+    Screen,
+    click,
+    contains,
+    long_press,
+)
 
 PACKAGE = "com.android.documentsui"
 ROOT_ORDER = ("recent", "images", "videos", "audio", "downloads", "device")
