@@ -539,3 +539,21 @@ def test_ui_picks_the_nodes_a_per_node_match_picks_in_document_order(settings_sc
     assert wanted, "the case should pick something"
     assert verdict.trace == [f"{parse(ui(by=by, value=value, equals=chr(0) + ' never')).describe()}"
                              f": text was {wanted!r}"]
+
+
+# -- answer read from the phone ------------------------------------------------------------
+
+def test_answer_read_compares_with_what_the_phone_prints(phone):
+    from bmoca.tasks.answers import Claims
+    spec = {"answer": {"read": {"cmd": "getprop ro.product.model", "regex": "^(.+)$"}}}
+    model = sh(phone, "getprop ro.product.model").strip()
+    assert parse(spec).check(Probe(phone, claims=Claims(answer=f"{model}."))).ok
+    assert not parse(spec).check(Probe(phone, claims=Claims(answer="Pixel 7"))).ok
+    assert not parse(spec).check(Probe(phone)).ok
+
+
+@pytest.mark.parametrize("spec", [{"answer": {}}, {"answer": {"equals": "a", "read": {
+    "cmd": "getprop ro.product.model", "regex": "(.+)"}}}, {"answer": {"read": {"cmd": "x"}}}])
+def test_answer_takes_equals_or_read(spec):
+    with pytest.raises(DetectorError):
+        parse(spec)

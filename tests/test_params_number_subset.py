@@ -47,6 +47,13 @@ def test_picked_properties() -> None:
     assert params.Picked(("a", "b", "c"), (1,)).text == "'b'"
 
 
+def test_picked_flags_and_another_name() -> None:
+    picked = params.Picked(("wifi", "bluetooth", "location"), (1,))
+    assert picked.flags == (0, 1, 0)
+    assert picked.another_name == "wifi"
+    assert params.Picked(("a", "b"), (0,)).another_name == "b"
+
+
 def test_calculator_instance_fills_formula_and_keys() -> None:
     task = families.get("calculator/input_binary_operation").instance(3)
     values = families.get("calculator/input_binary_operation").values(3)

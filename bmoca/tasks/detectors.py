@@ -397,15 +397,25 @@ class SharedPref(Detector):
 
 @dataclass
 class Answer(Detector):
-    """The agent's last answer gives `equals` under `compare` (`bmoca.tasks.answers`)."""
+    """The agent's last answer gives `equals` under `compare` (`bmoca.tasks.answers`); or,
+    with `read` ({cmd, regex}), gives what the regex captures from a shell command's output
+    on the phone: a reference the configuration decides (About phone's model is
+    `getprop ro.product.model`), which no instance's parameters know."""
 
-    equals: Any
+    equals: Any = None
     compare: str = "text"
     tolerance: float = 0.0
     among: list[Any] | None = None
     """For `set`: every item an answer could name (then a sentence naming some counts)."""
+    read: Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
+        if (self.equals is None) == (self.read is None):
+            raise DetectorError("answer takes one of equals or read")
+        if self.read is not None:
+            if not isinstance(self.read, Mapping) or set(self.read) != {"cmd", "regex"}:
+                raise DetectorError("answer.read takes {cmd, regex}")
+            self._read_regex = _compile(self.read["regex"], "answer.read.regex", re.MULTILINE)
         if self.among is not None and (self.compare != "set" or not isinstance(
                 self.among, list | tuple) or not self.among):
             raise DetectorError("answer.among goes with compare: set, as a non-empty list")
@@ -417,13 +427,22 @@ class Answer(Detector):
 
     def check(self, probe: Probe) -> Verdict:
         given = probe.claims.answer
-        ok = answers.matches(given, self.equals, self.compare, self.tolerance, self.among)
+        expected = self.equals
+        if self.read is not None:
+            found = self._read_regex.search(probe.shell(self.read["cmd"]))
+            if found is None:
+                return Verdict(False, [f"{self.describe()}: {self.read['cmd']!r} printed no match"])
+            expected = found.group(1).strip()
+        ok = answers.matches(given, expected, self.compare, self.tolerance, self.among)
         said = "no answer" if given is None else f"answered {given!r}"
+        if self.read is not None:
+            said += f", the phone's is {expected!r}"
         return Verdict(ok, [f"{self.describe()}: {said}"])
 
     def describe(self) -> str:
         within = f" within {self.tolerance:g}" if self.tolerance else ""
-        return f"answer {self.compare} {self.equals!r}{within}"
+        wanted = f"read by {self.read['cmd']!r}" if self.read is not None else repr(self.equals)
+        return f"answer {self.compare} {wanted}{within}"
 
 
 @dataclass

@@ -235,6 +235,17 @@ class Picked:
         """Each index moved to the next row (the last wraps to the first): the neighbours."""
         return tuple(sorted({(i + 1) % len(self.items) for i in self.indices}))
 
+    @property
+    def flags(self) -> tuple[int, ...]:
+        """1 where picked, 0 elsewhere, one per item (a set-up that writes each item's
+        setting: `${on.flags[2]}`, or `${on.flags[4] * 3}` for a setting whose on is 3)."""
+        return tuple(int(i in self.indices) for i in range(len(self.items)))
+
+    @property
+    def another_name(self) -> str:
+        """The name of `another` (an answer that names one item too many)."""
+        return self.items[self.another]
+
     def __str__(self) -> str:
         return self.text
 

@@ -253,8 +253,23 @@ def tap_class(cls: str, index: int = 0, long: bool = False) -> Stage:
     return stage
 
 
+def answer_text(id: str, index: int = 0) -> Stage:
+    """Answer with the text of the `index`-th element with this resource-id (counted from
+    the top of the page's list, scrolling as `tap_id` does): an answer the screen shows
+    and the configuration decides, such as About phone's model."""
+
+    def stage(screen: Screen, expert: Expert) -> Action | None:
+        node = shown_in_list(screen, expert, id, index)
+        if node is None:
+            return expert.scroll_or_fail(screen, f"no {id} #{index} on screen")
+        return expert.advance_after({"action_type": "answer", "text": node.text})
+
+    return stage
+
+
 STAGES = {"long_press_app": long_press_app, "open_from_drawer": open_from_drawer,
           "long_press_id": long_press_id, "press": press, "type_text": type_text,
           "swipe": swipe, "scroll": scroll, "claim": claim, "answer": answer, "leave": leave,
           "tap_within": tap_within, "slide_toward": slide_toward, "tap_each": tap_each,
-          "tap_id_each": tap_id_each, "tap_class": tap_class, "popup_app_info": popup_app_info}
+          "tap_id_each": tap_id_each, "tap_class": tap_class, "popup_app_info": popup_app_info,
+          "answer_text": answer_text}
