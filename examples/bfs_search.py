@@ -1,0 +1,159 @@
+"""Shortest solutions by breadth-first search over forked episode states.
+
+Each node of the search is an `EnvState` (`env.get_state()`); expanding it sets it back
+(`env.set_state`) and takes one of B-MoCA's 385 discrete actions. Two pruning rules keep
+the tree small:
+
+* a state whose phone fingerprint (`device.state_fingerprint()`: everything but the
+  clock) was reached before, at the same depth or shallower, is not expanded again;
+* of the 378 grid taps, one per element they would land on is tried: the taps whose
+  point lies in the same smallest clickable (or long-clickable, checkable, scrollable)
+  node of the screen's hierarchy act on the same view, except on a slider, where each
+  column is a different value (every such tap is kept). Taps that land on no such node
+  are skipped, since no view takes them; the 4 swipes and 3 buttons are always tried.
+
+The first action whose step reports success ends the search: its path is a shortest
+solution in discrete actions (within the pruning). The scripted expert's length (JSON
+actions: an `open_app` or `input_text` is one step) is printed beside it.
+
+    python examples/bfs_search.py                          # Settings tasks, test_env_100
+    python examples/bfs_search.py --tasks settings/turn_on_wifi --configs test_env_100,test_env_104
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from dataclasses import dataclass
+
+import bmoca
+from bmoca import tasks
+from bmoca.agents import ExpertAgent
+from bmoca.env import DevicePool
+from bmoca.env.actions import Discrete, Swipe, Tap
+from bmoca.formats.hierarchy import parse
+
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+_TAKES = ("clickable", "long-clickable", "checkable", "scrollable")
+
+
+@dataclass
+class Result:
+    task: str
+    config: str
+    length: int | None
+    path: list[int]
+    expanded: int
+    steps: int
+    seconds: float
+
+
+def candidate_actions(state) -> list[int]:
+    """The discrete actions worth trying on `state`'s screen (see the module's doc)."""
+    mode = Discrete()
+    targets = _targets(state.xml or "")
+    seen: set[tuple] = set()
+    chosen = []
+    for index in range(mode.n):
+        command = mode.convert(index, state.screen)[0]
+        if isinstance(command, Tap) and index < mode.n_taps:
+            node = _smallest(targets, command.x, command.y)
+            if node is None:
+                continue
+            key = (node, command.x) if node[1] else node
+            if key in seen:
+                continue
+            seen.add(key)
+        elif not isinstance(command, Tap | Swipe):
+            continue
+        chosen.append(index)
+    return chosen
+
+
+def _targets(xml: str) -> list[tuple[tuple[int, int, int, int], bool]]:
+    """(bounds, is a slider) of the nodes that take touches."""
+    if not xml:
+        return []
+    found = []
+    for node in parse(xml).iter("node"):
+        if not any(node.get(name) == "true" for name in _TAKES):
+            continue
+        match = _BOUNDS.fullmatch(node.get("bounds", ""))
+        if match:
+            box = tuple(int(v) for v in match.groups())
+            found.append((box, "SeekBar" in node.get("class", "")))
+    return found
+
+
+def _smallest(targets, x: int, y: int):
+    inside = [t for t in targets if t[0][0] <= x < t[0][2] and t[0][1] <= y < t[0][3]]
+    return min(inside, key=lambda t: (t[0][2] - t[0][0]) * (t[0][3] - t[0][1]), default=None)
+
+
+def search(task: str, config: str, pool: DevicePool, budget: int) -> Result:
+    """Breadth-first search from the task's reset, at most `budget` steps in all."""
+    started = time.perf_counter()
+    env = bmoca.make(task, config, device=pool, observation="xml", action="discrete")
+    env.reset(seed=0)
+    root = env.get_state()
+    seen = {env.device.state_fingerprint()}
+    frontier = [(root, [])]
+    expanded = steps = 0
+    while frontier and steps < budget:
+        following = []
+        for state, path in frontier:
+            expanded += 1
+            for action in candidate_actions(state):
+                if steps >= budget:
+                    break
+                env.set_state(state)
+                _, reward, terminated, truncated, info = env.step(action)
+                steps += 1
+                if info["success"]:
+                    return Result(task, config, len(path) + 1, path + [action], expanded,
+                                  steps, time.perf_counter() - started)
+                fingerprint = env.device.state_fingerprint()
+                if terminated or truncated or fingerprint in seen:
+                    continue
+                seen.add(fingerprint)
+                following.append((env.get_state(), path + [action]))
+        frontier = following
+    return Result(task, config, None, [], expanded, steps, time.perf_counter() - started)
+
+
+def expert_length(task: str, config: str, pool: DevicePool) -> int | None:
+    """The scripted expert's steps to success (JSON actions), or None if it fails."""
+    env = bmoca.make(task, config, device=pool, observation="xml", action="json")
+    obs, _ = env.reset(seed=0)
+    agent = ExpertAgent(env.task)
+    agent.reset(env.goal, seed=0)
+    while True:
+        obs, _, terminated, truncated, info = env.step(agent.act(obs))
+        if terminated or truncated:
+            return info["steps"] if info["success"] else None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks", default="settings", help="task spec, as for bmoca eval")
+    parser.add_argument("--configs", default="test_env_100", help="comma-separated ids")
+    parser.add_argument("--budget", type=int, default=20000, help="steps per search")
+    args = parser.parse_args()
+    pool = DevicePool()
+    print(f"{'task':<52} {'config':<13} {'BFS':>4} {'expert':>6} {'steps':>6} {'s':>6}")
+    unsolved = 0
+    for config in args.configs.split(","):
+        for task in tasks.select(args.tasks):
+            result = search(task.id, config, pool, args.budget)
+            expert = expert_length(task.id, config, pool)
+            unsolved += result.length is None
+            shown = "-" if result.length is None else str(result.length)
+            print(f"{task.id:<52} {config:<13} {shown:>4} {expert or '-':>6} "
+                  f"{result.steps:>6} {result.seconds:>6.1f}  {result.path}", flush=True)
+    return 1 if unsolved else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
