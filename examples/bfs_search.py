@@ -23,6 +23,7 @@ actions: an `open_app` or `input_text` is one step) is printed beside it.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 import time
@@ -32,7 +33,7 @@ import bmoca
 from bmoca import tasks
 from bmoca.agents import ExpertAgent
 from bmoca.env import DevicePool
-from bmoca.env.actions import Discrete, Swipe, Tap
+from bmoca.env.actions import Discrete, Screen, Tap
 from bmoca.formats.hierarchy import parse
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
@@ -52,24 +53,36 @@ class Result:
 
 def candidate_actions(state) -> list[int]:
     """The discrete actions worth trying on `state`'s screen (see the module's doc)."""
-    mode = Discrete()
     targets = _targets(state.xml or "")
     seen: set[tuple] = set()
     chosen = []
-    for index in range(mode.n):
-        command = mode.convert(index, state.screen)[0]
-        if isinstance(command, Tap) and index < mode.n_taps:
-            node = _smallest(targets, command.x, command.y)
-            if node is None:
-                continue
-            key = (node, command.x) if node[1] else node
-            if key in seen:
-                continue
-            seen.add(key)
-        elif not isinstance(command, Tap | Swipe):
+    for index, point in enumerate(_tap_points(state.screen.width, state.screen.height,
+                                              state.screen.rtl)):
+        if point is None:  # a swipe or a navigation button: always tried
+            chosen.append(index)
             continue
-        chosen.append(index)
+        node = _smallest(targets, *point)
+        if node is None:
+            continue
+        key = (node, point[0]) if node[1] else node
+        if key not in seen:
+            seen.add(key)
+            chosen.append(index)
     return chosen
+
+
+@functools.cache
+def _tap_points(width: int, height: int, rtl: bool) -> tuple[tuple[int, int] | None, ...]:
+    """Where each grid tap of the discrete space lands on such a screen (None: not a grid
+    tap), as the action mode converts it."""
+    mode = Discrete()
+    screen = Screen(width, height, rtl=rtl)
+    points: list[tuple[int, int] | None] = []
+    for index in range(mode.n):
+        command = mode.convert(index, screen)[0]
+        points.append((command.x, command.y) if index < mode.n_taps and isinstance(
+            command, Tap) else None)
+    return tuple(points)
 
 
 def _targets(xml: str) -> list[tuple[tuple[int, int, int, int], bool]]:

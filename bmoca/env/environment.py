@@ -98,6 +98,7 @@ class BmocaEnv(gymnasium.Env):
         self.action_space = self.action_mode.space()
         self.observation_space = spaces.Dict(self._observation_spaces())
         self._seed = seed
+        self._settings: tuple | None = None
         self.device: Device | None = None
         self._start: tasks.EpisodeStart | None = None
         self._screen = act.Screen(1, 1)
@@ -264,11 +265,15 @@ class BmocaEnv(gymnasium.Env):
         return _copy(self._last_observation), self._info(reset_s=time.perf_counter() - started)
 
     def _fork_settings(self) -> tuple:
-        """What a state's observation caches and conversion depend on (see `EnvState`)."""
-        return (("observation", self.modes), ("action", fork.mode_settings(self.action_mode)),
+        """What a state's observation caches and conversion depend on (see `EnvState`),
+        worked out once: none of it changes after construction."""
+        if self._settings is None:
+            self._settings = (
+                ("observation", self.modes), ("action", fork.mode_settings(self.action_mode)),
                 ("pixels_size", self.pixels_size), ("som_size", self.som_size),
                 ("text_bbox", self.text_bbox), ("text_check", self.text_check),
                 ("stop_on_success", self.stop_on_success))
+        return self._settings
 
     def _check_task(self, task: tasks.Task) -> None:
         """StateError unless `task` is this environment's (an instance of its family)."""
