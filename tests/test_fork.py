@@ -270,3 +270,67 @@ def test_a_vector_env_starts_a_group_of_rollouts_from_one_state():
     states = envs.call("get_state")
     assert len(states) == 3 and states[1].steps == 1
     envs.close()
+
+
+class _Call:
+    """A stand-in for a Ray actor method: `.remote(...)` runs it here and now."""
+
+    def __init__(self, method):
+        self.remote = method
+
+
+class _Actor:
+    def __init__(self, obj):
+        self._obj = obj
+
+    def __getattr__(self, name):
+        return _Call(getattr(self._obj, name))
+
+
+class _LocalRay:
+    """Just enough of `ray` for `RayVectorEnv`, in this process (ray is an extra)."""
+
+    def remote(self, **_):
+        return lambda cls: type("Remote", (), {"remote": staticmethod(
+            lambda *args: _Actor(cls(*args)))})
+
+    def get(self, refs):
+        return refs
+
+    def kill(self, actor):
+        pass
+
+
+def test_ray_vector_env_takes_states_and_a_reset_mask_as_sync_does(monkeypatch):
+    from bmoca.env import ray_vector
+
+    monkeypatch.setattr(ray_vector, "connect", lambda address: _LocalRay())
+    env = bmoca.make(WIFI, observation=("xml", "pixels"), action="discrete",
+                     device=_pools()[0])
+    env.reset(seed=0)
+    env.step(100)
+    state = env.get_state()
+
+    def make():
+        return bmoca.make(WIFI, observation=("xml", "pixels"), action="discrete")
+
+    on_ray = ray_vector.RayVectorEnv([make] * 3)
+    local = gymnasium.vector.SyncVectorEnv([make] * 3)
+    try:
+        for envs in (on_ray, local):
+            envs.reset(seed=1)
+            envs.step(np.array([382, 383, 100]))
+            envs.step(np.array([383, 383, 383]))
+        mask = np.array([False, True, False])
+        a = on_ray.reset(options={"state": state, "reset_mask": mask})
+        b = local.reset(options={"state": state, "reset_mask": mask})
+        assert a[0]["xml"] == b[0]["xml"] and np.array_equal(a[0]["pixels"], b[0]["pixels"])
+        assert list(a[1]["_steps"]) == [False, True, False] and a[1]["steps"][1] == 1
+        assert [s.steps for s in on_ray.call("get_state")] == [2, 1, 2]
+        a, b = on_ray.step(np.array([383, 383, 383])), local.step(np.array([383, 383, 383]))
+        assert a[0]["xml"] == b[0]["xml"] and list(a[4]["steps"]) == [3, 2, 3]
+        with pytest.raises(TypeError, match="must be a numpy array"):
+            on_ray.reset(options={"reset_mask": [True, False, False]})
+    finally:
+        on_ray.close()
+        local.close()
