@@ -5,7 +5,9 @@ Each node of the search is an `EnvState` (`env.get_state()`); expanding it sets 
 the tree small:
 
 * a state whose phone fingerprint (`device.state_fingerprint()`: everything but the
-  clock) was reached before, at the same depth or shallower, is not expanded again;
+  clock) was reached before, at the same depth or shallower, is not expanded again
+  (`--prune screen`: one whose screen was, a coarser rule for deep tasks, since log
+  lines and the recents list make most paths' phones differ);
 * of the 378 grid taps, one per element they would land on is tried: the taps whose
   point lies in the same smallest clickable (or long-clickable, checkable, scrollable)
   node of the screen's hierarchy act on the same view, except on a slider, where each
@@ -18,6 +20,7 @@ actions: an `open_app` or `input_text` is one step) is printed beside it.
 
     python examples/bfs_search.py                          # Settings tasks, test_env_100
     python examples/bfs_search.py --tasks settings/turn_on_wifi --configs test_env_100,test_env_104
+    python examples/bfs_search.py --tasks "settings/go_to_the_'add_a_language'_page_in_setting" --prune screen
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from bmoca import tasks
 from bmoca.agents import ExpertAgent
 from bmoca.env import DevicePool
 from bmoca.env.actions import Discrete, Screen, Tap
+from bmoca.formats import apps
 from bmoca.formats.hierarchy import parse
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
@@ -105,13 +109,28 @@ def _smallest(targets, x: int, y: int):
     return min(inside, key=lambda t: (t[0][2] - t[0][0]) * (t[0][3] - t[0][1]), default=None)
 
 
-def search(task: str, config: str, pool: DevicePool, budget: int) -> Result:
-    """Breadth-first search from the task's reset, at most `budget` steps in all."""
+_SYSTEM = {"com.android.systemui", "com.google.android.apps.nexuslauncher"}
+"""Packages every task's path may pass through (the shade, the home screen)."""
+
+
+def search(task: str, config: str, pool: DevicePool, budget: int,
+           prune: str = "state", app_only: bool = False) -> Result:
+    """Breadth-first search from the task's reset, at most `budget` steps in all. `prune`
+    "state" skips a state whose phone fingerprint was reached before; "screen" one whose
+    screen (its hierarchy) was, which also merges states that differ only in what the
+    screen does not show (log lines, the recents list, task ids): far fewer nodes, but a
+    solution through such a difference can be missed. `app_only` leaves unexpanded a
+    screen of another app than the task's (the home screen and the shade stay)."""
     started = time.perf_counter()
     env = bmoca.make(task, config, device=pool, observation="xml", action="discrete")
-    env.reset(seed=0)
+    obs, _ = env.reset(seed=0)
     root = env.get_state()
-    seen = {env.device.state_fingerprint()}
+    allowed = _SYSTEM | {apps.by_label(env.task.app).package}
+
+    def key(observation):
+        return env.device.state_fingerprint() if prune == "state" else observation["xml"]
+
+    seen = {key(obs)}
     frontier = [(root, [])]
     expanded = steps = 0
     while frontier and steps < budget:
@@ -122,18 +141,26 @@ def search(task: str, config: str, pool: DevicePool, budget: int) -> Result:
                 if steps >= budget:
                     break
                 env.set_state(state)
-                _, reward, terminated, truncated, info = env.step(action)
+                obs, _, terminated, truncated, info = env.step(action)
                 steps += 1
                 if info["success"]:
                     return Result(task, config, len(path) + 1, path + [action], expanded,
                                   steps, time.perf_counter() - started)
-                fingerprint = env.device.state_fingerprint()
-                if terminated or truncated or fingerprint in seen:
+                reached = key(obs)
+                if terminated or truncated or reached in seen:
                     continue
-                seen.add(fingerprint)
+                if app_only and _package(obs["xml"]) not in allowed:
+                    continue
+                seen.add(reached)
                 following.append((env.get_state(), path + [action]))
         frontier = following
     return Result(task, config, None, [], expanded, steps, time.perf_counter() - started)
+
+
+def _package(xml: str) -> str | None:
+    """The package of the screen's first node (the focused window's)."""
+    match = re.search(r'package="([^"]*)"', xml)
+    return match.group(1) if match else None
 
 
 def expert_length(task: str, config: str, pool: DevicePool) -> int | None:
@@ -153,13 +180,17 @@ def main() -> int:
     parser.add_argument("--tasks", default="settings", help="task spec, as for bmoca eval")
     parser.add_argument("--configs", default="test_env_100", help="comma-separated ids")
     parser.add_argument("--budget", type=int, default=20000, help="steps per search")
+    parser.add_argument("--prune", choices=("state", "screen"), default="state",
+                        help="skip states whose phone (or only screen) was seen before")
+    parser.add_argument("--app-only", action="store_true",
+                        help="expand no screen of another app than the task's")
     args = parser.parse_args()
     pool = DevicePool()
     print(f"{'task':<52} {'config':<13} {'BFS':>4} {'expert':>6} {'steps':>6} {'s':>6}")
     unsolved = 0
     for config in args.configs.split(","):
         for task in tasks.select(args.tasks):
-            result = search(task.id, config, pool, args.budget)
+            result = search(task.id, config, pool, args.budget, args.prune, args.app_only)
             expert = expert_length(task.id, config, pool)
             unsolved += result.length is None
             shown = "-" if result.length is None else str(result.length)
