@@ -34,10 +34,11 @@ GOALS = {
     "sim_tap_xml": (2000, "higher"), "env_xml": (1500, "higher"), "env_pixels": (200, "higher"),
     "env_pixels_text_som": (100, "higher"), "cold_start": (0.35, "lower"),
     "validate_all": (40, "lower"), "memory_per_phone": (3.0, "lower"),
-    "verify_1000": (60, "lower"),
+    "verify_1000": (60, "lower"), "fork_xml": (1.0, "lower"),
 }
-"""The goals of the speed issue (#18), on the project's 2-core machine (`verify_1000`:
-issue #31's)."""
+"""The goals of the speed issue (#18), on the project's 2-core machine, and issue #31's:
+`verify_1000` (a 1,000-episode bundle verified in a minute) and `fork_xml` (at most 1 ms of
+CPU per fork)."""
 
 
 # -- the rows ------------------------------------------------------------------------------
@@ -96,6 +97,48 @@ def env_pixels(steps: int) -> dict:
 
 def env_pixels_text_som(steps: int) -> dict:
     return _env_steps(("pixels", "text", "som"), max(100, steps // 4))
+
+
+def _forked_envs(episodes: int):
+    """XML environments of the Settings tasks, each stepped a few random discrete actions
+    into its episode (a fork is taken mid-episode, where the state has grown)."""
+    import bmoca
+    from bmoca import tasks
+    from bmoca.agents import RandomAgent
+    from bmoca.env import DevicePool
+
+    pool = DevicePool()
+    chosen = tasks.select("settings")
+    agent = RandomAgent("discrete")
+    for episode in range(episodes):
+        env = bmoca.make(chosen[episode % len(chosen)], "test_env_100", device=pool,
+                         observation="xml", action="discrete", stop_on_success=False)
+        obs, _ = env.reset(seed=episode)
+        agent.reset(env.goal, seed=episode)
+        for _ in range(3 + episode % 8):
+            obs, _, terminated, truncated, _ = env.step(agent.act(obs))
+            if terminated or truncated:
+                break
+        yield env
+
+
+def fork_xml(forks: int) -> dict:
+    """`env.set_state(env.get_state())` on XML environments mid-episode: ms per fork."""
+    envs = list(_forked_envs(10))
+    per_env = max(1, forks // len(envs))
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    for env in envs:
+        for _ in range(per_env):
+            env.set_state(env.get_state())
+    count = per_env * len(envs)
+    return {"value": (time.process_time() - cpu0) / count * 1000,
+            "wall": (time.perf_counter() - wall0) / count * 1000, "unit": "ms"}
+
+
+def fork_state_kb() -> dict:
+    """The size of a mid-episode XML state's bytes (`EnvState.to_bytes`), median."""
+    sizes = [len(env.get_state().to_bytes()) / 1024 for env in _forked_envs(10)]
+    return {"value": statistics.median(sizes), "unit": "KB", "max": max(sizes)}
 
 
 COLD = ("import bmoca; env = bmoca.make('settings/turn_on_airplane_mode', 'test_env_100'); "
@@ -245,6 +288,9 @@ def plan(args: argparse.Namespace) -> list[tuple[str, str, Callable[[], dict]]]:
         ("env_pixels", "env step, pixels observation", lambda: env_pixels(steps)),
         ("env_pixels_text_som", "env step, pixels + text + set-of-marks",
          lambda: env_pixels_text_som(steps)),
+        ("fork_xml", "env fork: get_state + set_state, XML, mid-episode (ms)",
+         lambda: fork_xml(500 if args.quick else 5000)),
+        ("fork_state_kb", "env fork: a mid-episode XML state's bytes (KB)", fork_state_kb),
         ("cold_start", "whole process: import bmoca, make, reset (CPU s)",
          lambda: cold_start(3 if args.quick else 5)),
         ("validate_all", "bmoca validate --tasks all, 2 workers (s)",
@@ -290,7 +336,7 @@ def compare(rows: dict, baseline: dict) -> dict[str, str]:
         old = baseline.get("rows", {}).get(key)
         if not old or not old.get("value") or not row.get("value"):
             continue
-        lower_better = GOALS.get(key, (0, "higher"))[1] == "lower" or row["unit"] in ("s", "MB")
+        lower_better = GOALS.get(key, (0, "higher"))[1] == "lower" or row["unit"] in ("s", "ms", "MB", "KB")
         ratio = (old["value"] / row["value"]) if lower_better else (row["value"] / old["value"])
         verdicts[key] = ("same" if 0.9 <= ratio <= 1.1 else
                          f"faster x{ratio:.2f}" if ratio > 1 else f"SLOWER x{ratio:.2f}")
@@ -318,7 +364,7 @@ def main() -> int:
     results: dict[str, dict] = {}
     for key, title, run in plan(args):
         repeats = args.repeat if key in ("sim_tap_xml", "env_xml", "env_pixels",
-                                         "env_pixels_text_som") else 1
+                                         "env_pixels_text_som", "fork_xml") else 1
         runs = [run() for _ in range(repeats)]
         row = dict(runs[0])
         if repeats > 1:

@@ -64,6 +64,18 @@ class DeviceError(Exception):
     """Base class of every error a device raises."""
 
 
+def fork_unsupported(what: str) -> DeviceError:
+    """The error of a phone that cannot fork an episode (any but the simulator), saying why."""
+    return DeviceError(_NO_FORK.format(what))
+
+
+_NO_FORK = (
+    "{} cannot fork an episode: a real phone's state (its processes' memory, its storage, "
+    "its radios) is not a value a program can copy and put back in a millisecond. Fork "
+    "episodes on the simulator (device=\"sim\"); on an emulator, save and load whole-device "
+    "snapshots between episodes (snapshot_save / snapshot_load) instead")
+
+
 class InvalidInput(DeviceError, ValueError):
     """An input the device cannot take (outside the screen, unknown key, untypeable text).
 
@@ -151,6 +163,16 @@ class Device(abc.ABC):
         tell an action that changed nothing; None (the default) when the device cannot say
         cheaply, as a real phone cannot."""
         return None
+
+    def fork_state(self) -> Any:
+        """The phone's whole state as a value that `restore_fork_state` puts back, so that an
+        episode can be continued many times from one moment (`BmocaEnv.get_state`). Only a
+        simulated phone can: the default raises `DeviceError` saying why."""
+        raise fork_unsupported(type(self).__name__)
+
+    def restore_fork_state(self, state: Any) -> None:
+        """Put back a state `fork_state` returned (the default raises, as it does)."""
+        raise fork_unsupported(type(self).__name__)
 
     def close(self) -> None:
         """Release what the device holds (connections, servers)."""

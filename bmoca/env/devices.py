@@ -30,7 +30,9 @@ class DevicePool:
         self.target = target
         self._devices: dict[str, Device] = {}
 
-    def get(self, config: DeviceConfig) -> Device:
+    def get(self, config: DeviceConfig, fresh: bool = True) -> Device:
+        """The phone of `config`, in its starting state (`fresh=False`: as it is, for a
+        caller that puts a state of its own on it next)."""
         if isinstance(self.target, Device):
             return self.target
         device = self._devices.get(config.id)
@@ -38,9 +40,15 @@ class DevicePool:
             device = connect(self.target, config=config, clean=True)
             device.snapshot_save(_base(config))
             self._devices[config.id] = device
-        else:
+        elif fresh:
             device.snapshot_load(_base(config))
         return device
+
+    @property
+    def simulated(self) -> bool | None:
+        """True for simulated phones (the only ones that can fork an episode), False for
+        real ones, None for a phone passed in (its own `fork_state` says)."""
+        return None if isinstance(self.target, Device) else self.target == "sim"
 
     def close(self) -> None:
         for device in self._devices.values():

@@ -23,9 +23,12 @@ from PIL import ImageChops
 
 from bmoca import configs, tasks
 from bmoca.device import Device, DeviceConfig, DeviceError, InvalidInput
+from bmoca.device.contract import fork_unsupported
 from bmoca.env import actions as act
+from bmoca.env import fork
 from bmoca.env import observations as obs
 from bmoca.env.devices import DevicePool, resolve_config
+from bmoca.env.fork import EnvState
 from bmoca.formats import apps as app_table
 from bmoca.formats.locales import is_rtl
 from bmoca.registration import gym_id
@@ -97,6 +100,7 @@ class BmocaEnv(gymnasium.Env):
         self.action_space = self.action_mode.space()
         self.observation_space = spaces.Dict(self._observation_spaces())
         self._seed = seed
+        self._settings: tuple | None = None
         self.device: Device | None = None
         self._start: tasks.EpisodeStart | None = None
         self._screen = act.Screen(1, 1)
@@ -127,10 +131,14 @@ class BmocaEnv(gymnasium.Env):
 
     # -- gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """A new episode; `options={"state": state}` continues one from `get_state` instead
+        (then a `seed` re-seeds only the generator later resets draw from)."""
+        options = options or {}
+        if "state" in options:
+            return self._reset_to(options, seed)
         if seed is None and self._seed is not None:
             seed, self._seed = self._seed, None
         super().reset(seed=seed)
-        options = options or {}
         if "config" in options:
             self.config = resolve_config(options["config"])
         elif len(self._configs) > 1:  # a configuration per episode, drawn with the reset's seed
@@ -191,6 +199,92 @@ class BmocaEnv(gymnasium.Env):
         if before is not None:
             info["no_effect"] = not changed or _same_state(self._fingerprint(), before)
         return observation, float(self.success), terminated, truncated, info
+
+    def get_state(self) -> EnvState:
+        """The whole episode as it stands, as a value: `set_state` (or `reset(options=
+        {"state": ...})`) continues from it, here or in any environment of the same
+        observation and action settings, as often as wanted; the same actions then give
+        the same observations, rewards, ends and infos, byte for byte. `to_bytes` stores
+        it. On a real phone this raises `DeviceError` (its state is no value to copy)."""
+        if self.device is None or self._start is None:
+            raise RuntimeError("call reset() before get_state()")
+        generator = self._np_random
+        return EnvState(
+            settings=self._fork_settings(), task=self.task, config=self.config,
+            phone=self.device.fork_state(), start=self._start, steps=self.steps,
+            invalid_actions=self.invalid_actions, success=self.success, ended=self._ended,
+            step_limit=self.step_limit, claims=self._claims,
+            history=(self._history.step, tuple(self._history.first_held.items())),
+            random=(None if generator is None else generator.bit_generator.state,
+                    self._np_random_seed),
+            seed=self._seed, xml=self._xml, screen=self._screen,
+            observation=fork.frozen_observation(self._last_observation))
+
+    def set_state(self, state: EnvState) -> None:
+        """Continue from `state` (see `get_state`); the state itself is left unchanged."""
+        if not isinstance(state, EnvState):
+            raise TypeError(f"set_state takes an EnvState (env.get_state()), got "
+                            f"{type(state).__name__}")
+        if state.settings != self._fork_settings():
+            ours = dict(self._fork_settings())
+            differ = [f"{key}={value!r} (here {ours.get(key)!r})"
+                      for key, value in state.settings if ours.get(key) != value]
+            raise fork.StateError("the state was taken in an environment of other settings: "
+                                  + ", ".join(differ))
+        self._check_task(state.task)
+        if self.pool.simulated is False:
+            raise fork_unsupported(f"device {self.pool.target!r}")
+        device = self.pool.get(state.config, fresh=False)
+        device.restore_fork_state(state.phone)
+        if {"pixels", "som"} & set(self.modes):
+            device.keep_screens(SCREENS_KEPT)
+        self.device, self.config, self.task = device, state.config, state.task
+        self.step_limit, self._start = state.step_limit, state.start
+        self.steps, self.invalid_actions = state.steps, state.invalid_actions
+        self.success, self._ended, self._claims = state.success, state.ended, state.claims
+        self._history = History()
+        self._history.step, self._history.first_held = state.history[0], dict(state.history[1])
+        generator, self._np_random_seed = state.random
+        if generator is None:
+            self._np_random = None
+        else:
+            self._np_random = np.random.Generator(np.random.PCG64())
+            self._np_random.bit_generator.state = generator
+        self._seed = state.seed
+        self._xml, self._screen = state.xml, state.screen
+        self._last_observation = dict(state.observation)
+        self._frame = self._shot = None
+
+    def _reset_to(self, options: dict[str, Any], seed: int | None):
+        """`reset` from a state: its last observation, and an info as a reset gives."""
+        if "config" in options:
+            raise ValueError("reset options 'state' and 'config' exclude each other: the "
+                             "state holds its own configuration")
+        started = time.perf_counter()
+        self.set_state(options["state"])
+        if seed is not None:
+            super().reset(seed=seed)
+        return _copy(self._last_observation), self._info(reset_s=time.perf_counter() - started)
+
+    def _fork_settings(self) -> tuple:
+        """What a state's observation caches and conversion depend on (see `EnvState`),
+        worked out once: none of it changes after construction."""
+        if self._settings is None:
+            self._settings = (
+                ("observation", self.modes), ("action", fork.mode_settings(self.action_mode)),
+                ("pixels_size", self.pixels_size), ("som_size", self.som_size),
+                ("text_bbox", self.text_bbox), ("text_check", self.text_check),
+                ("stop_on_success", self.stop_on_success))
+        return self._settings
+
+    def _check_task(self, task: tasks.Task) -> None:
+        """StateError unless `task` is this environment's (an instance of its family)."""
+        ok = (task.family == self.family.id if self.family is not None
+              else task is self.task or task.id == self.task.id)
+        if not ok:
+            mine = self.family.id if self.family is not None else self.task.id
+            raise fork.StateError(f"a state of task {task.id!r} cannot be set in an "
+                                  f"environment of {mine!r}")
 
     def evaluate(self) -> bool:
         """The task's success on the phone as it is now, without taking a step (for agents

@@ -94,14 +94,22 @@ class RayVectorEnv(VectorEnv):
             seeds = list(seed)
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
-        results = self._ray.get([a.reset.remote(s, options)
-                                 for a, s in zip(self.actors, seeds, strict=True)])
-        self._autoreset[:] = False
+        mask = np.ones(self.num_envs, dtype=np.bool_)
+        if options is not None and "reset_mask" in options:  # as SyncVectorEnv takes it
+            options = dict(options)
+            mask = _reset_mask(options.pop("reset_mask"), self.num_envs)
+        chosen = np.flatnonzero(mask)
+        results = self._ray.get([self.actors[i].reset.remote(seeds[i], options)
+                                 for i in chosen])
+        observations = ([None] * self.num_envs if mask.all() else
+                        [deepcopy(o) for o in iterate(self.observation_space, self._observations)])
+        self._autoreset[mask] = False
         infos: dict[str, Any] = {}
-        for i, (_, info) in enumerate(results):
-            infos = self._add_info(infos, info, i)
-        self._observations = concatenate(self.single_observation_space,
-                                         [obs for obs, _ in results], self._observations)
+        for i, (observation, info) in zip(chosen, results, strict=True):
+            observations[i] = observation
+            infos = self._add_info(infos, info, int(i))
+        self._observations = concatenate(self.single_observation_space, observations,
+                                         self._observations)
         return (deepcopy(self._observations) if self.copy else self._observations), infos
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -133,3 +141,17 @@ class RayVectorEnv(VectorEnv):
         finally:
             for actor in self.actors:
                 self._ray.kill(actor)
+
+
+def _reset_mask(mask: Any, n: int) -> np.ndarray:
+    """`options["reset_mask"]`, checked as `SyncVectorEnv` checks it: which sub-environments
+    a reset restarts (the others keep their episodes and observations)."""
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+    if mask.shape != (n,):
+        raise ValueError(f"`options['reset_mask']` must have shape `({n},)`, got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+    if not mask.any():
+        raise ValueError("`options['reset_mask']` must contain at least one True value")
+    return mask

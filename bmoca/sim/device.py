@@ -592,6 +592,16 @@ class SimDevice(Device):
             raise InvalidInput("not a bmoca device snapshot")
         self._restore(state)
 
+    def fork_state(self) -> StateImage:
+        """The whole state as an image (its small objects pickled, its files shared: about
+        0.05 ms), for an environment to continue an episode from it again and again."""
+        return StateImage(self._system.state)
+
+    def restore_fork_state(self, state: StateImage) -> None:
+        if not isinstance(state, StateImage):
+            raise InvalidInput(f"not a simulated phone's state: {type(state).__name__}")
+        self._restore(state.state())
+
     def _restore(self, state: SystemState) -> None:
         self._system = SystemServer(state, self._system.apps, Context)
         self.hardware = state.hardware

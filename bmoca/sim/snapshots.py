@@ -45,19 +45,29 @@ def path_for(directory: Path, name: str) -> Path:
     return directory / f"{check_name(name)}{SUFFIX}"
 
 
-def encode(blob: bytes) -> bytes:
+def encode(blob: bytes, magic: bytes = MAGIC) -> bytes:
     """A state pickle as file content: header, digest, payload."""
-    return MAGIC + hashlib.blake2b(blob, digest_size=_DIGEST).digest() + blob
+    return magic + hashlib.blake2b(blob, digest_size=_DIGEST).digest() + blob
 
 
-def decode(data: bytes, where: str) -> object:
-    """The state in a snapshot file, or InvalidInput saying why it is not one."""
-    if not data.startswith(MAGIC):
-        raise InvalidInput(f"{where} is not a bmoca snapshot file (no {MAGIC[:-1].decode()} "
+def decode(data: bytes, where: str, magic: bytes = MAGIC,
+           kind: str = "bmoca snapshot file") -> object:
+    """The state in a snapshot file (or another checked blob whose header is `magic`), or
+    InvalidInput saying why it is not one."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise InvalidInput(f"{where} is not a {kind}: bytes expected, got {type(data).__name__}")
+    data = bytes(data)
+    if not data.startswith(magic):
+        raise InvalidInput(f"{where} is not a {kind} (no {magic[:-1].decode()} "
                            "header; files from before version 1 must be saved again)")
-    digest, blob = data[len(MAGIC):len(MAGIC) + _DIGEST], data[len(MAGIC) + _DIGEST:]
+    digest, blob = data[len(magic):len(magic) + _DIGEST], data[len(magic) + _DIGEST:]
     if hashlib.blake2b(blob, digest_size=_DIGEST).digest() != digest:
         raise InvalidInput(f"{where} is damaged: its digest does not match its content")
+    return loads(blob, where)
+
+
+def loads(blob: bytes, where: str) -> object:
+    """A pickle read by the unpickler that resolves only state classes, or InvalidInput."""
     try:
         return _StateUnpickler(io.BytesIO(blob)).load()
     except InvalidInput as exc:

@@ -71,6 +71,38 @@ class History:
             self.first_held[key] = self.step
         return self.first_held.get(key)
 
+    def positions(self, root: Detector) -> tuple[tuple[int, int], ...]:
+        """(position of the part in `root`'s pre-order walk, the step it first held): the
+        record without object identities, to store it outside this process."""
+        where = {id(part): n for n, part in enumerate(walk(root))}
+        return tuple(sorted((where[key], step) for key, step in self.first_held.items()
+                            if key in where))
+
+    @classmethod
+    def at(cls, root: Detector, step: int, positions: tuple[tuple[int, int], ...]) -> History:
+        """The history `positions` stored, for the parts of `root` (the same expression)."""
+        parts = walk(root)
+        history = cls()
+        history.step = step
+        for position, first in positions:
+            if not 0 <= position < len(parts):
+                raise ValueError(f"history position {position} is outside the success "
+                                 f"expression ({len(parts)} parts)")
+            history.first_held[id(parts[position])] = first
+        return history
+
+
+def walk(root: Detector) -> list[Detector]:
+    """`root` and its parts in pre-order, each object once."""
+    seen: dict[int, Detector] = {}
+    stack = [root]
+    while stack:
+        part = stack.pop()
+        if id(part) not in seen:
+            seen[id(part)] = part
+            stack.extend(reversed(part.children()))
+    return list(seen.values())
+
 
 class Probe:
     """What detectors may look at during one check, read lazily and at most once."""

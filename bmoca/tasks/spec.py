@@ -17,7 +17,7 @@ from typing import Any
 
 from bmoca.device.contract import Device, DeviceError
 from bmoca.tasks.answers import Claims
-from bmoca.tasks.detectors import Detector, History, Probe, Verdict
+from bmoca.tasks.detectors import Detector, History, Probe, Verdict, walk
 
 CATEGORIES = ("System", "Web/Shopping", "Communication", "Utility", "Event")
 
@@ -89,7 +89,7 @@ class Task:
 
     @property
     def log_filters(self) -> list[str]:
-        return sorted({d.filter for d in _walk(self.success) if hasattr(d, "filter")})
+        return sorted({d.filter for d in walk(self.success) if hasattr(d, "filter")})
 
     def initialize(self, device: Device) -> EpisodeStart:
         """Run the set-up, go HOME, clear the logs and record the reset values."""
@@ -115,12 +115,6 @@ class Task:
 
     def tear_down(self, device: Device) -> None:
         """Nothing to undo: every reset starts from the configuration's snapshot."""
-
-
-def _walk(detector: Detector):
-    yield detector
-    for child in detector.children():
-        yield from _walk(child)
 
 
 def _shell(device: Device, cmd: str) -> str:

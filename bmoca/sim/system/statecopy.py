@@ -67,6 +67,23 @@ def dumps(obj: Any) -> bytes:
     return out.getvalue()
 
 
+def _value_dumps(obj: Any) -> bytes:
+    """A pickle of `obj` that depends only on its values, not on which objects it shares:
+    no memo (a restored state shares fewer strings than the live one did, since unpickling
+    interns attribute names, and code that assigns an equal literal shares one more), so
+    equal states fingerprint equally however they came about. A cyclic structure (none in
+    the state today) falls back to the memo pickle."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, _PROTOCOL)
+    pickler.dispatch_table = _REDUCERS
+    pickler.fast = True
+    try:
+        pickler.dump(obj)
+    except ValueError:
+        return dumps(obj)
+    return out.getvalue()
+
+
 class Fingerprinter:
     """Digests of a state without its clock; keeps each file's digest while it is unchanged,
     and hashes only the log lines written since the last time."""
@@ -103,7 +120,9 @@ class Fingerprinter:
         return digest
 
     def fingerprint(self, state: SystemState) -> bytes:
-        """A digest of everything in `state` but the clock (every input advances it)."""
+        """A digest of everything in `state` but the clock (every input advances it), by
+        value: the directories sorted (a set's order depends on its history) and no
+        object identities."""
         vfs = state.vfs
         files = [(path, self._file_digest(path, data)) for path, data in vfs.files.items()]
         if len(self._digests) > 2 * len(files) + 64:  # forget deleted files' contents
@@ -112,7 +131,7 @@ class Fingerprinter:
         shallow.clock = None  # type: ignore[assignment]
         shallow.vfs = None  # type: ignore[assignment]
         shallow.logs = None  # type: ignore[assignment]
-        blob = dumps((shallow, files, vfs.dirs, self._log_digest(state.logs)))
+        blob = _value_dumps((shallow, files, sorted(vfs.dirs), self._log_digest(state.logs)))
         return hashlib.blake2b(blob, digest_size=16).digest()
 
 
