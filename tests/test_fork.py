@@ -334,3 +334,21 @@ def test_ray_vector_env_takes_states_and_a_reset_mask_as_sync_does(monkeypatch):
     finally:
         on_ray.close()
         local.close()
+
+
+def test_a_state_holding_an_apps_date_goes_through_the_bytes():
+    """Calendar's open day is a `datetime.date` in the app's state: a plain value the
+    checked format lets through (and nothing that runs code)."""
+    task = "calendar/tell_who_i_meet_on_a_day@0"
+    env = bmoca.make(task, observation="xml", action="json", device=_pools()[0])
+    observation, _ = env.reset(seed=0)
+    expert = ExpertAgent(tasks.get(task))
+    expert.reset(env.goal)
+    observation = env.step(expert.act(observation))[0]
+    env.step(expert.act(observation))  # the day's list is open
+    state = env.get_state()
+    blob = state.to_bytes()
+    other = bmoca.make(task, observation="xml", action="json", device=_pools()[1])
+    other.reset(options={"state": EnvState.from_bytes(blob)})
+    action = {"action_type": "navigate_back"}
+    assert _play(env, [action]) == _play(other, [action])

@@ -29,7 +29,11 @@ snapshots of their base state."""
 _STATE_PACKAGES = ("bmoca.sim.system.", "bmoca.sim.apps.", "bmoca.sim.ui.", "bmoca.formats.")
 """Modules whose classes a snapshot may hold: the phone's state, never its tools."""
 _SAFE_GLOBALS = {("collections", "deque"), ("collections", "OrderedDict"),
-                 ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "bytearray")}
+                 ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "bytearray"),
+                 # plain values an app's state may hold (Calendar's open day): rebuilt
+                 # from their fields, they run nothing
+                 ("datetime", "date"), ("datetime", "time"), ("datetime", "datetime"),
+                 ("datetime", "timedelta"), ("datetime", "timezone")}
 
 
 def check_name(name: object) -> str:
