@@ -23,6 +23,7 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bmoca.sim.system import dbfile
 from bmoca.sim.system.vfs import VirtualFS
 
 DB_PATH = "/data/data/com.android.providers.calendar/databases/calendar.db"
@@ -135,14 +136,11 @@ def _signed(argb: int) -> int:
 
 def _open(vfs: VirtualFS) -> sqlite3.Connection:
     ensure(vfs)
-    conn = sqlite3.connect(":memory:")
-    conn.deserialize(vfs.read(DB_PATH))
-    return conn
+    return dbfile.load(vfs, DB_PATH)
 
 
 def _save(vfs: VirtualFS, conn: sqlite3.Connection) -> None:
-    conn.commit()
-    vfs.write(DB_PATH, bytes(conn.serialize()))
+    dbfile.store(vfs, DB_PATH, conn)
 
 
 def validate(conn: sqlite3.Connection, values: Mapping[str, object], new: bool) -> None:

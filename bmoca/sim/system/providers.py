@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bmoca.sim.system import calendar_provider, calllog, contacts, telephony
+from bmoca.sim.system import calendar_provider, calllog, contacts, dbfile, telephony
 from bmoca.sim.system.vfs import VirtualFS
 
 Values = dict[str, Any]
@@ -77,14 +77,11 @@ def _route(provider: Provider, uri: str, path: str) -> Route:
 
 def _open(provider: Provider, ctx: Context) -> sqlite3.Connection:
     provider.ensure(ctx)
-    conn = sqlite3.connect(":memory:")
-    conn.deserialize(ctx.vfs.read(provider.db_path))
-    return conn
+    return dbfile.load(ctx.vfs, provider.db_path)
 
 
 def _save(provider: Provider, ctx: Context, conn: sqlite3.Connection) -> None:
-    conn.commit()
-    ctx.vfs.write(provider.db_path, bytes(conn.serialize()))
+    dbfile.store(ctx.vfs, provider.db_path, conn)
 
 
 def _selection(route: Route, where: str | None) -> str:

@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bmoca.sim.system import dbfile
 from bmoca.sim.system.contacts import same_number
 from bmoca.sim.system.vfs import VirtualFS
 
@@ -87,14 +88,11 @@ PRESETS: tuple[_PresetSms, ...] = (
 
 def _open(vfs: VirtualFS, now_ms: int) -> sqlite3.Connection:
     ensure(vfs, now_ms)
-    conn = sqlite3.connect(":memory:")
-    conn.deserialize(vfs.read(DB_PATH))
-    return conn
+    return dbfile.load(vfs, DB_PATH)
 
 
 def _save(vfs: VirtualFS, conn: sqlite3.Connection) -> None:
-    conn.commit()
-    vfs.write(DB_PATH, bytes(conn.serialize()))
+    dbfile.store(vfs, DB_PATH, conn)
 
 
 def ensure(vfs: VirtualFS, now_ms: int) -> None:
