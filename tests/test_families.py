@@ -384,3 +384,21 @@ def test_every_long_horizon_family_lists_its_sub_goals_in_a_top_level_all():
         success = family.instance(0).success
         assert isinstance(success, All) and not isinstance(success, Any_), family.id
         assert len(success.parts) >= 2, family.id
+
+
+def test_every_long_horizon_experts_path_is_fifteen_steps_or_more():
+    from bmoca.agents import ExpertAgent
+
+    pool = DevicePool()
+    for family in (f for f in families.all_families() if f.kind == "long-horizon"):
+        task = family.instance(0)
+        env = bmoca.make(task.id, config="test_env_100", observation="xml", action="json",
+                         device=pool)
+        observation, _ = env.reset(seed=0)
+        expert = ExpertAgent(task)
+        expert.reset(env.goal)
+        done = False
+        while not done:
+            observation, reward, terminated, truncated, _ = env.step(expert.act(observation))
+            done = terminated or truncated
+        assert reward == 1.0 and env.steps >= 15, (family.id, env.steps)
