@@ -161,8 +161,24 @@ def test_other_code_is_said_and_still_replayed(runs, tmp_path):
     assert not report.ok and report.replayed == 4 and not report.differences
     assert report.suite["code"]["changed"] == [
         "the bundle's code sha256 does not match its own file list",
-        "bmoca/sim/device.py (changed)"]
+        "bmoca/sim/device.py (changed)",
+        f"run {content['runs'][0]['run_id']} was played by code "
+        f"{bundle.suite_of_installed()['code'][:12]}, not the bundle's 111111111111"]
     assert report.suite["tasks"]["matches"]
+
+
+def test_a_run_played_by_other_tasks_than_the_bundle_names_is_said(runs, tmp_path):
+    """The run records the suite that started it; a bundle made after the task files
+    changed names other hashes, and verify says so (exit 1) while still replaying."""
+    content = bundle.make(runs["expert"])
+    assert content["runs"][0]["spec"]["suite"] == bundle.suite_of_installed()
+    content["runs"][0]["spec"]["suite"]["tasks"] = "2" * 64
+    report = verify.verify(bundle.load(_written(bundle.seal(content), tmp_path / "t.json.gz")))
+    assert not report.ok and report.replayed == 4 and not report.differences
+    assert report.suite["code"]["matches"] and not report.suite["tasks"]["matches"]
+    assert report.suite["tasks"]["changed"] == [
+        f"run {content['runs'][0]['run_id']} was played by tasks 222222222222, not the "
+        f"bundle's {bundle.suite_of_installed()['tasks'][:12]}"]
 
 
 def test_a_store_that_is_not_one_is_refused(tmp_path):

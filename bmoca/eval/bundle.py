@@ -32,8 +32,9 @@ A gzip-compressed UTF-8 JSON object (never pickle), loaded with `json` only:
                   anything else as its JSON text), in order
 
 The hashes name what judged the run: `bmoca verify` says which files differ from the
-installed bmoca. They are taken when the bundle is written, so bundle a run with the
-installation that ran it.
+installed bmoca. They are taken when the bundle is written; each run's spec also holds
+the summary hashes of the bmoca that started it (`suite`), and `verify` reports a run
+played by other code or tasks than the bundle names.
 """
 
 from __future__ import annotations
@@ -95,6 +96,12 @@ def installed_hashes() -> dict[str, dict[str, Any]]:
     data = root / "tasks" / "data"
     return {"code": summary(_file_hashes(root, skip=data)),
             "tasks": summary(_file_hashes(data))}
+
+
+def suite_of_installed() -> dict[str, str]:
+    """The two summary hashes a run records in its spec when it starts (`suite`), so a
+    bundle made later can tell that other code or other tasks played it."""
+    return {key: part["sha256"] for key, part in installed_hashes().items()}
 
 
 def changed_files(bundled: dict[str, str], installed: dict[str, str]) -> list[str]:

@@ -41,9 +41,11 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
     timeout, retries and cache may differ).
     """
     from bmoca.agents.llm.agent import TRANSPORT_OPTIONS
+    from bmoca.eval.bundle import suite_of_installed
 
     run_spec = {**(spec or {}), "tasks": [t.id for t in task_list],
-                "configs": list(config_ids), "repeats": repeats, "seed": seed}
+                "configs": list(config_ids), "repeats": repeats, "seed": seed,
+                "suite": suite_of_installed()}
     if agent_options:
         run_spec["agent_options"] = {k: v for k, v in sorted(agent_options.items())
                                      if k not in TRANSPORT_OPTIONS}

@@ -104,8 +104,11 @@ FILENAME = "results.sqlite"
 # Run arguments that change how a run is executed but not its results: resuming with
 # other values for these is allowed. Callers can pass their own set to `start_run`.
 VOLATILE_SPEC_KEYS: frozenset[str] = frozenset(
-    {"workers", "jobs", "resume", "verbose", "quiet", "progress", "log_level", "out", "run_dir"}
+    {"workers", "jobs", "resume", "verbose", "quiet", "progress", "log_level", "out", "run_dir",
+     "suite"}
 )
+"""`suite` is the code and task-suite hashes of the bmoca that started the run (what a
+bundle checks it against); an upgraded bmoca may resume a run."""
 
 _SCHEMA = (
     """CREATE TABLE runs (

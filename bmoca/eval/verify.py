@@ -276,6 +276,11 @@ def _suite(bundle: Bundle) -> dict[str, dict[str, Any]]:
         changed = changed_files(theirs["files"], installed[key]["files"])
         if summary(theirs["files"])["sha256"] != theirs.get("sha256"):
             changed.insert(0, f"the bundle's {key} sha256 does not match its own file list")
+        for run in bundle.runs:  # what played each run, recorded when it started
+            played = (run.get("spec") or {}).get("suite", {}).get(key)
+            if played is not None and played != theirs.get("sha256"):
+                changed.append(f"run {run['run_id']} was played by {key} {played[:12]}, "
+                               f"not the bundle's {str(theirs.get('sha256'))[:12]}")
         out[key] = {"bundle": theirs.get("sha256"), "installed": installed[key]["sha256"],
                     "matches": theirs.get("sha256") == installed[key]["sha256"] and not changed,
                     "changed": changed}
