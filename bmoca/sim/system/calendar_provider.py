@@ -116,10 +116,7 @@ def ensure(vfs: VirtualFS) -> None:
     """Create the database with its one local calendar, as the provider does at first use."""
     if vfs.exists(DB_PATH):
         return
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(SCHEMA)
-    conn.execute(f"PRAGMA user_version = {DATABASE_VERSION}")
-    conn.execute("INSERT INTO android_metadata VALUES ('en_US')")
+    conn = dbfile.create(SCHEMA, DATABASE_VERSION)
     conn.execute(
         "INSERT INTO Calendars (_id, account_name, account_type, name, calendar_displayName, "
         "calendar_color, calendar_access_level, visible, sync_events, calendar_timezone, "

@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bmoca.sim.system import dbfile
 from bmoca.sim.system.vfs import VirtualFS
 
 DB_PATH = "/data/data/com.android.providers.contacts/databases/contacts2.db"
@@ -230,10 +231,7 @@ def _open(vfs: VirtualFS) -> _Db:
 
 
 def _create() -> bytes:
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(SCHEMA)
-    conn.execute(f"PRAGMA user_version = {DATABASE_VERSION}")
-    conn.execute("INSERT INTO android_metadata VALUES ('en_US')")
+    conn = dbfile.create(SCHEMA, DATABASE_VERSION)
     conn.execute("INSERT INTO accounts (account_name, account_type, data_set) "
                  "VALUES (NULL, NULL, NULL)")
     conn.executemany("INSERT INTO mimetypes (mimetype) VALUES (?)", [(m,) for m in MIMETYPES])

@@ -99,10 +99,7 @@ def ensure(vfs: VirtualFS, now_ms: int) -> None:
     """Create the database with the preset conversations (dated before `now_ms`)."""
     if vfs.exists(DB_PATH):
         return
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(SCHEMA)
-    conn.execute(f"PRAGMA user_version = {DATABASE_VERSION}")
-    conn.execute("INSERT INTO android_metadata VALUES ('en_US')")
+    conn = dbfile.create(SCHEMA, DATABASE_VERSION)
     for sms in sorted(PRESETS, key=lambda s: -s.minutes_ago):
         _append(conn, sms.address, sms.body, sms.type, now_ms - sms.minutes_ago * 60_000,
                 read=True)
