@@ -457,14 +457,33 @@ class Answer(Detector):
         if not isinstance(self.tolerance, int | float) or self.tolerance < 0:
             raise DetectorError(f"answer.tolerance must be a number >= 0, got {self.tolerance!r}")
 
+    @property
+    def key(self) -> str:
+        return f"answer:{self.read['cmd']}" if self.read is not None else ""
+
+    def _reference(self, probe: Probe) -> str | None:
+        found = self._read_regex.search(probe.shell(self.read["cmd"]))
+        return None if found is None else found.group(1).strip()
+
+    def capture(self, probe: Probe, into: dict[str, str]) -> None:
+        """The phone's reference is read once, at reset (the configuration fixes it), not
+        by a shell command at every judged step."""
+        if self.read is not None:
+            value = self._reference(probe)
+            if value is None:
+                raise DeviceError(f"at reset `{self.read['cmd']}` printed nothing matching "
+                                  f"/{self.read['regex']}/")
+            into[self.key] = value
+
     def check(self, probe: Probe) -> Verdict:
         given = probe.claims.answer
         expected = self.equals
         if self.read is not None:
-            found = self._read_regex.search(probe.shell(self.read["cmd"]))
-            if found is None:
+            expected = probe.reset_values.get(self.key)
+            if expected is None:  # judged outside an episode: read it now
+                expected = self._reference(probe)
+            if expected is None:
                 return Verdict(False, [f"{self.describe()}: {self.read['cmd']!r} printed no match"])
-            expected = found.group(1).strip()
         ok = answers.matches(given, expected, self.compare, self.tolerance, self.among)
         said = "no answer" if given is None else f"answered {given!r}"
         if self.read is not None:
