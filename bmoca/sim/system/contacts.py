@@ -319,14 +319,11 @@ def split_name(full: str) -> tuple[str, str]:
     return " ".join(words[:-1]), words[-1]
 
 
-def refresh_raw_contact(conn: sqlite3.Connection, data_id: int) -> None:
-    """After a data row written through the provider: the raw contact's display name,
-    lookup and phone_lookup rows from all its data, as ContactsProvider2's DataRowHandlers
-    keep them."""
-    row = conn.execute("SELECT raw_contact_id FROM data WHERE _id = ?", (data_id,)).fetchone()
-    if row is None:
-        return
-    raw_id = row[0]
+def _raw_parts(conn: sqlite3.Connection, raw_id: int
+               ) -> tuple[str, str, tuple[Phone, ...], tuple[str, ...]]:
+    """A raw contact's given and family name, phones and emails from its data rows; a name
+    row with only `data1` (as a provider insert may write it) is split as NameSplitter
+    does."""
     given = family = ""
     phones: list[Phone] = []
     emails: list[str] = []
@@ -340,7 +337,18 @@ def refresh_raw_contact(conn: sqlite3.Connection, data_id: int) -> None:
             phones.append(Phone(data1, int(data2 or TYPE_MOBILE)))
         elif mimetype == MIME_EMAIL and data1:
             emails.append(data1)
-    _write_data(conn, raw_id, given, family, phones, emails)
+    return given, family, tuple(phones), tuple(emails)
+
+
+def refresh_raw_contact(conn: sqlite3.Connection, data_id: int) -> None:
+    """After a data row written through the provider: the raw contact's display name,
+    lookup and phone_lookup rows from all its data, as ContactsProvider2's DataRowHandlers
+    keep them."""
+    row = conn.execute("SELECT raw_contact_id FROM data WHERE _id = ?", (data_id,)).fetchone()
+    if row is None:
+        return
+    raw_id = row[0]
+    _write_data(conn, raw_id, *_raw_parts(conn, raw_id))
 
 
 def _read(conn: sqlite3.Connection, contact_id: int) -> Contact | None:
@@ -349,21 +357,8 @@ def _read(conn: sqlite3.Connection, contact_id: int) -> Contact | None:
     if row is None:
         return None
     raw_id, lookup, starred = row
-    given = family = ""
-    phones: list[Phone] = []
-    emails: list[str] = []
-    rows = conn.execute("SELECT m.mimetype, d.data1, d.data2, d.data3 FROM data d "
-                        "JOIN mimetypes m ON m._id = d.mimetype_id "
-                        "WHERE d.raw_contact_id = ? ORDER BY d._id", (raw_id,))
-    for mimetype, data1, data2, data3 in rows:
-        if mimetype == MIME_NAME:
-            given, family = data2 or "", data3 or ""
-        elif mimetype == MIME_PHONE and data1:
-            phones.append(Phone(data1, int(data2 or TYPE_MOBILE)))
-        elif mimetype == MIME_EMAIL and data1:
-            emails.append(data1)
-    return Contact(contact_id, lookup or "", given, family, tuple(phones), tuple(emails),
-                   bool(starred))
+    given, family, phones, emails = _raw_parts(conn, raw_id)
+    return Contact(contact_id, lookup or "", given, family, phones, emails, bool(starred))
 
 
 # -- the API -------------------------------------------------------------------------------

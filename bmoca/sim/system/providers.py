@@ -133,11 +133,10 @@ def query(provider: Provider, uri: str, path: str, projection: list[str] | None,
     return names, rows
 
 
-def _change(provider: Provider, uri: str, path: str, sql_tail: str, params: list[Any],
-            ctx: Context, verb: str) -> int:
-    route = _route(provider, uri, path)
+def _change(provider: Provider, route: Route, sql: str, params: list[Any],
+            ctx: Context) -> int:
+    """Run an UPDATE or DELETE on the provider's file; the provider's bookkeeping after."""
     conn = _open(provider, ctx)
-    sql = f"{verb} {route.table}{sql_tail}"
     try:
         try:
             count = conn.execute(sql, params).rowcount
@@ -155,13 +154,15 @@ def update(provider: Provider, uri: str, path: str, values: Values, where: str |
            ctx: Context) -> int:
     route = _route(provider, uri, path)
     assignments = ", ".join(f"{column} = ?" for column in values)
-    return _change(provider, uri, path, f" SET {assignments}{_selection(route, where)}",
-                   list(values.values()), ctx, "UPDATE")
+    return _change(provider, route,
+                   f"UPDATE {route.table} SET {assignments}{_selection(route, where)}",
+                   list(values.values()), ctx)
 
 
 def delete(provider: Provider, uri: str, path: str, where: str | None, ctx: Context) -> int:
     route = _route(provider, uri, path)
-    return _change(provider, uri, path, _selection(route, where), [], ctx, "DELETE FROM")
+    return _change(provider, route, f"DELETE FROM {route.table}{_selection(route, where)}",
+                   [], ctx)
 
 
 # -- telephony: content://sms ------------------------------------------------------------
@@ -240,7 +241,8 @@ def _aggregate(conn: sqlite3.Connection, raw_id: int, ctx: Context) -> None:
 
 
 def _data_row(conn: sqlite3.Connection, values: Values, ctx: Context) -> Values:
-    """DataRowHandler: the mimetype's id for its name, and a name's parts."""
+    """DataRowHandler: the mimetype's id for its name (the raw contact's name, numbers and
+    lookup rows are brought up to date after the insert, `_data_after`)."""
     mimetype = values.pop("mimetype", None)
     if not mimetype:
         raise ProviderError("mimetype is required")
