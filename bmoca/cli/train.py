@@ -47,12 +47,14 @@ def train_bc(
 ) -> None:
     """Behaviour cloning on a demonstration dataset; writes a checkpoint for `bc:PATH`."""
     with _training(threads):
+        from bmoca.demos import load
         from bmoca.train import bc
         from bmoca.train.datasets import StepDataset, training_configs
 
-        task_ids = _task_ids(task_spec, task_split, data)
+        demos = load(data)
+        task_ids = _task_ids(task_spec, task_split, demos)
         config_ids = training_configs(train_configs) if train_configs else None
-        dataset = StepDataset(data, tasks=task_ids, config_ids=config_ids)
+        dataset = StepDataset(demos, tasks=task_ids, config_ids=config_ids)
         model: dict = {} if positions is None else {"positions": positions}
         if arch == "reference":
             model["text_encoder"] = text_encoder or default_text_encoder()
@@ -107,10 +109,12 @@ def train_iql(
 ) -> None:
     """Offline RL (discrete implicit Q-learning) on a demonstration dataset."""
     with _training(threads):
+        from bmoca.demos import load
         from bmoca.train import bc, iql
         from bmoca.train.datasets import StepDataset
 
-        dataset = StepDataset(data, tasks=_task_ids(task_spec, task_split, data))
+        demos = load(data)
+        dataset = StepDataset(demos, tasks=_task_ids(task_spec, task_split, demos))
         settings = iql.IQLSettings(steps=steps, batch_size=batch_size, lr=lr, gamma=gamma,
                                    expectile=expectile, temperature=temperature, seed=seed)
         every = max(1, steps // 10)
@@ -169,9 +173,10 @@ def train_lora(
         from bmoca.train import lora
         from bmoca.train.datasets import training_configs
 
-        task_ids = _task_ids(task_spec, task_split, data)
+        demos = load(data)
+        task_ids = _task_ids(task_spec, task_split, demos)
         config_ids = training_configs(train_configs) if train_configs else None
-        examples = sft_examples(load(data), tasks=task_ids, config_ids=config_ids)
+        examples = sft_examples(demos, tasks=task_ids, config_ids=config_ids)
         if not examples:
             raise ValueError(f"{data}: no demonstration step with a text action"
                              f"{' for these tasks and configurations' if task_ids or config_ids else ''}")
@@ -217,8 +222,7 @@ def _training(threads: int) -> Iterator[Any]:
         raise typer.Exit(2) from None
 
 
-def _task_ids(task_spec: str | None, task_split: str | None = None,
-              data: Path | None = None) -> list[str] | None:
+def _task_ids(task_spec: str | None, task_split: str | None, demos: Any) -> list[str] | None:
     """The tasks to learn from: `--tasks` as eval selects them (kept to `--task-split`),
     or, given only a split, the dataset's own tasks that fall in it (a dataset generated
     for a training split and then filtered for a test split is empty: an error)."""
@@ -231,15 +235,13 @@ def _task_ids(task_spec: str | None, task_split: str | None = None,
         if task_spec:
             chosen = [t.id for t in tasks.select(task_spec, task_split)]
         else:
-            from bmoca.demos import load
-
             wanted = splits.parse(task_split)
-            recorded = sorted({e.task_id for e in load(data).episodes})
+            recorded = sorted({e.task_id for e in demos.episodes})
             chosen = [i for i in recorded if splits.keeps(tasks.get(i), wanted)]
     except tasks.TaskError as exc:
         raise ValueError(str(exc)) from None
     if not chosen:
-        raise ValueError(f"{data}: no demonstration of a task in task split {task_split}")
+        raise ValueError(f"{demos.path}: no demonstration of a task in task split {task_split}")
     return chosen
 
 
