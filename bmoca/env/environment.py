@@ -525,8 +525,6 @@ def family_of(task: Any):
 
 
 def _has_subgoals(task: tasks.Task) -> bool:
-    if not task.family:
-        return False
     from bmoca.tasks import families
 
     return families.has_subgoals(task)
