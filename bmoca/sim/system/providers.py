@@ -94,8 +94,8 @@ def _sql_error(error: sqlite3.Error, sql: str) -> ProviderError:
                          "android.database.sqlite.SQLiteException")
 
 
-def insert(provider: Provider, uri: str, path: str, values: Values, ctx: Context) -> str:
-    """Insert a row; returns the new row's URI as ContentResolver.insert would."""
+def insert(provider: Provider, uri: str, path: str, values: Values, ctx: Context) -> None:
+    """Insert a row with what the provider adds to it (`Route.prepare`, `after_insert`)."""
     route = _route(provider, uri, path)
     conn = _open(provider, ctx)
     try:
@@ -111,7 +111,6 @@ def insert(provider: Provider, uri: str, path: str, values: Values, ctx: Context
         _save(provider, ctx, conn)
     finally:
         conn.close()
-    return f"content://{provider.authority}/{path.strip('/')}/{row_id}"
 
 
 def query(provider: Provider, uri: str, path: str, projection: list[str] | None,
