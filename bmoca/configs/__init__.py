@@ -21,6 +21,7 @@ import numpy as np
 from bmoca.device.config import DeviceConfig, DeviceProfile, HomeLayout
 from bmoca.formats import apps, package_files, yamlload
 from bmoca.formats.locales import SUPPORTED, canonical
+from bmoca.sim.system import perturbations
 
 __all__ = [
     "LOCALES", "TRAIN_LOCALES", "WALLPAPERS", "TRAIN_WALLPAPERS", "ConfigError", "profiles",
@@ -462,7 +463,7 @@ def random_config(seed: int, split: str = "train") -> DeviceConfig:
 
 # -- one-factor derivations (bmoca.configs.derive builds grids and files on these) ------
 
-FACTORS = ("device", "density", "locale", "dark_theme", "wallpaper", "layout")
+FACTORS = ("device", "density", "locale", "dark_theme", "wallpaper", "layout", "perturbation")
 SEPARATOR = "+"
 """`BASE+FACTOR=VALUE`: a configuration that differs from BASE in one factor."""
 
@@ -475,6 +476,7 @@ def _choices(factor: str) -> str:
         "dark_theme": "true, false",
         "wallpaper": ", ".join(WALLPAPERS),
         "layout": "a configuration id or stock",
+        "perturbation": f"none, light, heavy or KIND@STEP ({', '.join(perturbations.KINDS)})",
     }[factor]
 
 
@@ -511,6 +513,11 @@ def change(config: DeviceConfig, factor: str, value: str) -> DeviceConfig:
         if value not in WALLPAPERS:
             raise bad
         return dataclasses.replace(config, wallpaper=value)
+    if factor == "perturbation":
+        try:
+            return dataclasses.replace(config, perturbation=perturbations.check(value))
+        except perturbations.PerturbationError:
+            raise bad from None
     if value == "stock":
         return dataclasses.replace(config, home=None)
     try:

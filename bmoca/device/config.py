@@ -52,3 +52,6 @@ class DeviceConfig:
     home: HomeLayout | None = None
     """None keeps the launcher's stock layout."""
     split: str = ""
+    perturbation: str = "none"
+    """The perturbation schedule (`bmoca.sim.system.perturbations`): none, light, heavy or
+    KIND@STEP. The presets keep none; `+perturbation=VALUE` derives one with another."""

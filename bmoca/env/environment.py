@@ -153,6 +153,7 @@ class BmocaEnv(gymnasium.Env):
         if {"pixels", "som"} & set(self.modes):
             self.device.keep_screens(SCREENS_KEPT)
         self._start = self.task.initialize(self.device)
+        self._arm_perturbations()
         self.steps = self.invalid_actions = 0
         self.success = False
         self._ended = None
@@ -179,6 +180,9 @@ class BmocaEnv(gymnasium.Env):
             error = f"{type(exc).__name__}: {exc}"
             self.invalid_actions += 1
         changed = error is None
+        if self._perturbed():
+            self.device.perturb(self.steps)  # what is due shows, even after a refused action
+            changed = True
         if "answer" in extra or "status" in extra:
             self._claims = Claims(extra.get("answer", self._claims.answer),
                                   extra.get("status", self._claims.status))
@@ -198,7 +202,26 @@ class BmocaEnv(gymnasium.Env):
                 info["subgoals"] = [sum(verdict.parts), len(verdict.parts)]
         if before is not None:
             info["no_effect"] = not changed or _same_state(self._fingerprint(), before)
+        if self._perturbed():
+            info["perturbations"] = self.device.perturbation_outcomes()
         return observation, float(self.success), terminated, truncated, info
+
+    def _perturbed(self) -> bool:
+        return self.config.perturbation != "none"
+
+    def _arm_perturbations(self) -> None:
+        """Draw the episode's perturbation schedule (its own generator, from the reset's) and
+        give it to the phone; a configuration without one leaves the phone as it was."""
+        if not self._perturbed():
+            return
+        if self.pool.simulated is False or not hasattr(self.device, "arm_perturbations"):
+            raise DeviceError(f"perturbation={self.config.perturbation} needs the simulated "
+                              "phone: a real device cannot be interrupted on a schedule")
+        task = self.task
+        about = " ".join((task.id, task.app, task.instruction, repr(task.success),
+                          repr(task.expert), repr(task.setup))).lower()
+        seed = int(self.np_random.integers(2**31))
+        self.device.arm_perturbations(self.config.perturbation, seed, about)
 
     def get_state(self) -> EnvState:
         """The whole episode as it stands, as a value: `set_state` (or `reset(options=

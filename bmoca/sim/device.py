@@ -13,10 +13,12 @@ from bmoca.device.contract import Device, InvalidInput, Key
 from bmoca.sim import kept_screens, snapshots
 from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
+from bmoca.sim.apps.systemui import interruptions
 from bmoca.sim.apps.systemui import state as systemui_state
 from bmoca.sim.apps.systemui.app import NAV_KEYS
 from bmoca.sim.frame import RecentWindows, compose, with_bars
 from bmoca.sim.kept_screens import same_windows
+from bmoca.sim.system import perturbations
 from bmoca.sim.system.clock import ClockRangeError
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
 from bmoca.sim.system.statecopy import Fingerprinter, StateImage
@@ -169,13 +171,17 @@ class SimDevice(Device):
         return self._system.screen_px()
 
     def dump_hierarchy(self) -> str:
-        from bmoca.sim.ui.dump import dump
+        from bmoca.sim.ui.dump import dump, dump_windows
 
-        window = self.frame.active
+        frame = self.frame
+        window = frame.active
         if window.dumped is None:
             window.dumped = dump(window.root, window.package)
             if window.kept is not None:  # a later window of the same key takes it from there
                 window.kept.dumped = window.dumped
+        if window.kind != "shade" and any(w.announced for w in frame.windows):
+            return dump_windows([(window.root, window.package)] + [
+                (w.root, w.package) for w in frame.windows if w.announced])
         return window.dumped
 
     def screen_image(self):
@@ -307,8 +313,8 @@ class SimDevice(Device):
                 + " (input text takes printable ASCII only, as on a device)")
         self._advance(100 + 20 * len(text))
         focused = self.frame.focused
-        if self.frame.window("shade") is not None:
-            pass  # the shade has the input focus, and no text field
+        if self.frame.window("shade") is not None or self.frame.window("system_dialog"):
+            pass  # the shade or a system dialog has the input focus, and no text field
         elif focused is not None and text:
             focused.on_text(focused.text + text)
         elif text and not self._dialog_shown():
@@ -321,7 +327,22 @@ class SimDevice(Device):
 
     def _dialog_shown(self) -> bool:
         """A dialog window takes key events itself; none of its dialogs has a key handler."""
-        return any(window.kind == "dialog" for window in self.frame.windows)
+        return any(window.kind in ("dialog", "system_dialog") for window in self.frame.windows)
+
+    def perturb(self, step: int) -> None:
+        """After the agent's `step`-th step: the episode's perturbations due now appear and
+        those Android would have taken away go (`bmoca.sim.system.perturbations`)."""
+        interruptions.tick(self._system, step)
+        self._invalidate()
+
+    def arm_perturbations(self, value: str, seed: int, about: str = "") -> None:
+        """Draw schedule `value` (none, light, heavy, KIND@STEP) for an episode of `seed`
+        and keep it in the phone's state; `about` is the task's text (see `schedule`)."""
+        perturbations.arm(self._system, perturbations.schedule(value, seed, about))
+        self._invalidate()
+
+    def perturbation_outcomes(self) -> dict:
+        return perturbations.outcomes(self._system)
 
     # -- dispatch ---------------------------------------------------------------------
     def _context(self) -> Context:
@@ -360,6 +381,16 @@ class SimDevice(Device):
                     return
                 self._hit(window.root, x, y, long)
                 return
+            elif window.kind == "system_dialog":
+                if inside:
+                    self._hit(window.root, x, y, long)
+                else:
+                    interruptions.outside_dialog(self._system)
+                return
+            elif window.kind == "heads_up":
+                if inside:
+                    self._hit(window.root, x, y, long)
+                    return
             elif window.kind == "app":
                 self._hit(window.root, x, y, long, record=window.record)
                 return
@@ -427,7 +458,13 @@ class SimDevice(Device):
         target_window = frame.active
         for window in reversed(frame.windows):
             left, top, right, bottom = window.box
-            if window.kind == "ime" and left <= sx < right and top <= sy < bottom:
+            inside = left <= sx < right and top <= sy < bottom
+            if window.kind == "system_dialog":
+                return  # a modal dialog: a swipe on or off it does nothing
+            if window.kind == "heads_up" and inside:
+                window.root.on_swipe(swipe)
+                return
+            if window.kind == "ime" and inside:
                 return
             if window.kind == "dialog":
                 target_window = window
@@ -501,6 +538,10 @@ class SimDevice(Device):
             systemui_state.collapse_shade(system)  # and HOME or Overview go on below
             if key in (Key.BACK, Key.ESCAPE):
                 return
+        if key in (Key.BACK, Key.ESCAPE) and interruptions.on_back(system):
+            return
+        if key == Key.HOME:
+            interruptions.on_home(system)
         if key == Key.BACK:
             if focused is not None:
                 record.focus = None

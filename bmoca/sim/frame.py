@@ -11,6 +11,7 @@ the renderer that read it.
 from __future__ import annotations
 
 from bmoca.sim.apps.base import Context
+from bmoca.sim.apps.systemui import interruptions
 from bmoca.sim.system.activity import ActivityRecord
 from bmoca.sim.system.clock import ClockWatch
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
@@ -159,12 +160,17 @@ def _app_windows(system: SystemServer, record: ActivityRecord, layout: Layout, w
         windows.append(window)
         focused = _apply_focus(dialog, record) or focused
 
-    if focused is not None:
+    forced = interruptions.keyboard_forced(system)
+    if focused is not None and forced:
+        interruptions.field_focused(system)
+        forced = False
+    if focused is not None or forced:
         kb_height = int((height - sb - nb) * 0.40)
         kb_box = (0, height - nb - kb_height, width, height - nb)
-        kb_root = keyboard.build(Context(system, IME_PACKAGE), focused)
+        # a keyboard left open with no field types into nothing
+        kb_root = keyboard.build(Context(system, IME_PACKAGE), focused or View(cls=""))
         windows.append(place("ime", kb_root, kb_box, ScrollState(), None, package=IME_PACKAGE,
-                             scroll=None))
+                             scroll=None, announced=forced))
     return windows, focused
 
 
@@ -175,7 +181,9 @@ def with_bars(system: SystemServer, frame_: Frame, width: int, height: int,
     app stands still)."""
     record = system.am.top_record()
     activity = record.activity
-    windows = [w for w in frame_.windows if not w.kind.endswith("_bar") and w.kind != "shade"]
+    windows = [w for w in frame_.windows if w.kind in ("app", "dialog", "ime")]
+    windows += interruptions.windows(system, frame_.layout, width, height,
+                                     frame_.status_bar_px, frame_.nav_bar_px)
     windows += _system_bars(system, frame_.layout, width, height,
                             _light_surface(system, record), activity.fullscreen,
                             activity.bar_color, bars_cache if bars_cache is not None else {})

@@ -17,7 +17,8 @@ IME_PACKAGE = "com.google.android.inputmethod.latin"
 @dataclass
 class Window:
     kind: str
-    """"app", "dialog", "ime", "status_bar", "nav_bar", "shade"."""
+    """"app", "dialog", "ime", "status_bar", "nav_bar", "shade", and a perturbation's
+    "toast", "heads_up" or "system_dialog" (`bmoca.sim.apps.systemui.interruptions`)."""
     package: str
     root: View
     box: Box
@@ -38,6 +39,9 @@ class Window:
     soon as no frame shows it); its dump is given to it once made."""
     dumped: str | None = field(default=None, repr=False)
     """The window's uiautomator dump, once made."""
+    announced: bool = False
+    """A perturbation's window that is not focused but announced itself to accessibility
+    (a heads-up, a keyboard left open): the dump lists it after the active window."""
 
 
 @dataclass
@@ -59,9 +63,9 @@ class Frame:
     @property
     def active(self) -> Window:
         """The window uiautomator dumps: the notification shade when it is pulled down,
-        else a dialog if one is up, else the app."""
+        else a system dialog or the app's dialog if one is up, else the app."""
         for window in reversed(self.windows):
-            if window.kind in ("shade", "dialog", "app"):
+            if window.kind in ("shade", "system_dialog", "dialog", "app"):
                 return window
         raise RuntimeError("no app window")
 

@@ -42,8 +42,15 @@ def _is_naf(view: View) -> bool:
 
 def dump(root: View, package: str, rotation: int = 0) -> str:
     """Serialise a laid-out window tree; off-screen and invisible views are skipped."""
+    return dump_windows([(root, package)], rotation)
+
+
+def dump_windows(roots: list[tuple[View, str]], rotation: int = 0) -> str:
+    """Several windows' trees, one root node each in order (as UiDevice's
+    dumpWindowHierarchy lists the windows it reports)."""
     out: list[str] = [HEADER, f'<hierarchy rotation="{rotation}">']
-    _node(root, 0, package, out)
+    for index, (root, package) in enumerate(roots):
+        _node(root, index, package, out)
     out.append("</hierarchy>")
     return "".join(out)
 

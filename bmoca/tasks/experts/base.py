@@ -21,6 +21,7 @@ from typing import Any
 
 from bmoca.formats import apps as app_table
 from bmoca.formats.hierarchy import parse as parse_dump
+from bmoca.tasks.experts import interruptions
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 SYSTEMUI = "com.android.systemui"
@@ -42,6 +43,8 @@ class Node:
     checked: bool
     scrollable: bool
     bounds: tuple[int, int, int, int]
+    index: int = -1
+    """The element's number in the env's element list (post-order, as JSON `index` takes)."""
 
     @property
     def center(self) -> tuple[int, int]:
@@ -91,7 +94,10 @@ class Screen:
 def _parsed(xml: str) -> tuple[Node, ...]:
     """The nodes of a dump seen lately (a screen that did not change dumps the same text)."""
     nodes = []
-    for el in parse_dump(xml).iter("node"):
+    root = parse_dump(xml)
+    numbered = [el for el in _post_order(root) if el.get("bounds") is not None]
+    index_of = {id(el): i for i, el in enumerate(numbered)}
+    for el in root.iter("node"):
         m = _BOUNDS.fullmatch(el.get("bounds", ""))
         if not m:
             continue
@@ -100,8 +106,16 @@ def _parsed(xml: str) -> tuple[Node, ...]:
             desc=el.get("content-desc", ""), cls=el.get("class", ""),
             package=el.get("package", ""), checked=el.get("checked") == "true",
             scrollable=el.get("scrollable") == "true",
-            bounds=tuple(map(int, m.groups()))))  # type: ignore[arg-type]
+            bounds=tuple(map(int, m.groups())),  # type: ignore[arg-type]
+            index=index_of.get(id(el), -1)))
     return tuple(nodes)
+
+
+def _post_order(element):
+    """Children before their parent: the order the env numbers elements in."""
+    for child in element:
+        yield from _post_order(child)
+    yield element
 
 
 def click(node: Node) -> Action:
@@ -158,6 +172,9 @@ class Expert:
 
     def act(self, observation: dict[str, Any]) -> Action:
         screen = Screen(observation["xml"])
+        interrupted = interruptions.deal_with(screen)
+        if interrupted is not None:
+            return interrupted
         rtl = screen.rtl()
         if rtl is not None:
             self.memory["rtl"] = rtl

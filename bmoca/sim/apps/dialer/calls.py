@@ -61,6 +61,8 @@ class Call:
     held: bool = False
     keypad: bool = False
     dtmf: str = ""
+    incoming: bool = False
+    """Rang this phone (answered: logged as an incoming call)."""
 
     def active(self, uptime_ms: int) -> bool:
         return uptime_ms - self.dialed_uptime_ms >= CONNECT_MS
@@ -79,6 +81,8 @@ class DialerData:
     call: Call | None = None
     held_call: Call | None = None
     """The first of two calls, held while the second is in progress."""
+    ringing: Call | None = None
+    """An incoming call not yet answered (its heads-up or the in-call screen shows it)."""
     next_call_id: int = 1
     session_counter: int = 2760
     extra: dict = field(default_factory=dict)
@@ -193,10 +197,88 @@ def hang_up(system: SystemServer) -> None:
              + _session(data, "CSW.rC"))
     uptime = system.state.clock.uptime_ms
     calllog.add_call(system.state.vfs, digits_of(call.number), call.dialed_epoch_ms,
-                     call.seconds(uptime), calllog.OUTGOING_TYPE, name=call.name,
-                     numbertype=call.numbertype, lookup_uri=call.lookup_uri)
+                     call.seconds(uptime),
+                     calllog.INCOMING_TYPE if call.incoming else calllog.OUTGOING_TYPE,
+                     name=call.name, numbertype=call.numbertype, lookup_uri=call.lookup_uri)
     if data.call is not None:
         return
+    close_incall(system)
+
+
+# -- incoming calls (a perturbation rings the phone) ------------------------------------------
+
+def ring(system: SystemServer, number: str) -> Call | None:
+    """The network delivers a call: Telecom adds it as RINGING and the Dialer posts its
+    heads-up. None while a call is up or another rings (call waiting is not modelled: the
+    network gives the caller a busy tone and the phone logs a missed call)."""
+    data = data_of(system)
+    clock = system.state.clock
+    dial = digits_of(number)
+    if data.call is not None or data.held_call is not None or data.ringing is not None:
+        calllog.add_call(system.state.vfs, dial, clock.now_ms, 0, calllog.MISSED_TYPE)
+        return None
+    contact = contacts.find_by_number(system.state.vfs, dial)
+    call = Call(telecom_id=data.next_call_id, number=display_number(number),
+                name=contact.display_name if contact else None, numbertype=None,
+                lookup_uri=contact.lookup_uri if contact else None, emergency=False,
+                dialed_uptime_ms=clock.uptime_ms, dialed_epoch_ms=clock.now_ms,
+                handle=dial, incoming=True)
+    data.next_call_id += 1
+    data.ringing = call
+    _telecom(system, f"LogUtils: EventRecord added as Call: {_described(call, 'NEW', False)}: "
+             + _session(data, "CSW.hCCC"))
+    _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: SET_RINGING, successful "
+             "incoming call: " + _session(data, "CSW.sR"))
+    return call
+
+
+def answer(system: SystemServer) -> None:
+    """Answer the ringing call: it connects at once and the in-call screen shows it."""
+    data = data_of(system)
+    call = data.ringing
+    if call is None:
+        return
+    data.ringing = None
+    clock = system.state.clock
+    call.dialed_uptime_ms, call.dialed_epoch_ms = clock.uptime_ms - CONNECT_MS, clock.now_ms
+    data.call = call
+    _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: REQUEST_ACCEPT, null: "
+             + _session(data, "ICA.aC"))
+    _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: SET_ACTIVE, active set "
+             "explicitly: " + _session(data, "CSW.sA"))
+    show_incall(system)
+
+
+def show_incall(system: SystemServer) -> None:
+    """InCallUI's screen, over whatever is in front."""
+    system.am.start_activity(
+        Intent(component=(DIALER, INCALL), flags=FLAG_ACTIVITY_NEW_TASK
+               | FLAG_ACTIVITY_NO_USER_ACTION), caller=DIALER)
+
+
+def reject(system: SystemServer, missed: bool = False) -> None:
+    """Decline the ringing call (or let it ring out, `missed`): Telecom disconnects it and
+    the call log has a rejected (or missed) call; an in-call screen showing it closes."""
+    data = data_of(system)
+    call = data.ringing
+    if call is None:
+        return
+    data.ringing = None
+    cause = "(MISSED) Label: () Description: () Reason: (INCOMING_MISSED) Tone: (-1)" \
+        if missed else "(REJECTED) Label: () Description: () Reason: (INCOMING_REJECTED) Tone: (-1)"
+    if not missed:
+        _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: REQUEST_REJECT, null: "
+                 + _session(data, "ICA.rC"))
+    _telecom(system, f"Event: RecordEntry TC@{call.telecom_id}: SET_DISCONNECTED, disconnected "
+             f"set explicitly> DisconnectCause [ Code: {cause} ]: " + _session(data, "CSW.sD"))
+    calllog.add_call(system.state.vfs, digits_of(call.number), call.dialed_epoch_ms, 0,
+                     calllog.MISSED_TYPE if missed else calllog.REJECTED_TYPE, name=call.name,
+                     lookup_uri=call.lookup_uri)
+    if data.call is None:
+        close_incall(system)
+
+
+def close_incall(system: SystemServer) -> None:
     am = system.am
     for task in [*am.state.recents]:
         for record in [r for r in task.records if r.cls == INCALL]:

@@ -54,9 +54,23 @@ class InCallActivity(Activity):
         ctx.system.am.go_home()  # the call goes on; Phone brings this screen back
         return True
 
+    def on_swipe(self, ctx: Context, swipe) -> bool:
+        """A ringing call: the answer method's puck, flung up to answer or down to reject."""
+        data = calls.data_of(ctx.system)
+        if data.call is not None or data.ringing is None or swipe.direction not in ("up", "down"):
+            return False
+        if swipe.direction == "up":
+            calls.answer(ctx.system)
+        else:
+            calls.reject(ctx.system)
+        return True
+
     def build(self, ctx: Context) -> View:
-        call = calls.data_of(ctx.system).call
+        data = calls.data_of(ctx.system)
+        call = data.call
         uptime = ctx.system.state.clock.uptime_ms
+        if call is None and data.ringing is not None:
+            return _ringing(ctx, data.ringing)
         if call is None:  # ended while this screen was being closed
             return frame(width=MATCH, height=MATCH, bg=BACKGROUND)
         if call.held:
@@ -161,6 +175,33 @@ class InCallActivity(Activity):
                 height=56, mirror=False),
             *rows, cls="android.widget.LinearLayout", id=did("incall_dialpad_container"),
             width=MATCH, height=WRAP, padding=(24, 0, 24, 0))
+
+
+def _ringing(ctx: Context, call: calls.Call) -> View:
+    """The incoming-call screen: the caller over the swipe-up-to-answer puck (Dialer's
+    SwipeButtonFragment: fling up to answer, down to reject; a tap only hints)."""
+    return column(
+        column(_avatar(call.name),
+               text(ctx.t("interruptions.call.incoming"), id=did("contactgrid_status_text"),
+                    text_size=16, text_color=MUTED, width=MATCH, align="center",
+                    margin=(0, 16, 0, 4)),
+               lists.number_text(ctx, call.name or call.number, did("contactgrid_contact_name"),
+                                 34, WHITE, padding=(24, 0, 24, 0)),
+               cls="android.widget.LinearLayout", id=did("incall_contact_grid"), width=MATCH,
+               height=WRAP, padding=(0, 24, 0, 8)),
+        spacer(weight=1),
+        text(ctx.t("interruptions.call.swipe_answer"), id=did("incoming_swipe_to_answer_text"),
+             text_size=14, text_color=WHITE, width=MATCH, align="center"),
+        View(cls="android.widget.ImageView", id=did("incoming_call_puck_icon"),
+             desc=ctx.t("interruptions.call.answer"), icon="call", icon_color=WHITE,
+             icon_filled=True, icon_size=30, width=64, height=64, corner=32,
+             bg=(30, 142, 62), clickable=True, focusable=True, gravity="center_horizontal",
+             margin=(0, 16, 0, 16)),
+        text(ctx.t("interruptions.call.swipe_reject"), id=did("incoming_swipe_to_reject_text"),
+             text_size=14, text_color=MUTED, width=MATCH, align="center"),
+        spacer(height=32),
+        cls="android.widget.FrameLayout", id=did("incall_container"), width=MATCH,
+        height=MATCH, bg=BACKGROUND)
 
 
 def _avatar(name: str | None) -> View:
