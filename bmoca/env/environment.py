@@ -211,7 +211,9 @@ class BmocaEnv(gymnasium.Env):
 
     def _arm_perturbations(self) -> None:
         """Draw the episode's perturbation schedule (its own generator, from the reset's) and
-        give it to the phone; a configuration without one leaves the phone as it was."""
+        give it to the phone; a configuration without one leaves the phone as it was. Each
+        event adds a step to the task's limit (declining a call, swiping a heads-up away
+        takes one), unless the limit was given."""
         if not self._perturbed():
             return
         if self.pool.simulated is False or not hasattr(self.device, "arm_perturbations"):
@@ -221,7 +223,9 @@ class BmocaEnv(gymnasium.Env):
         about = " ".join((task.id, task.app, task.instruction, repr(task.success),
                           repr(task.expert), repr(task.setup))).lower()
         seed = int(self.np_random.integers(2**31))
-        self.device.arm_perturbations(self.config.perturbation, seed, about)
+        events = self.device.arm_perturbations(self.config.perturbation, seed, about)
+        if not self._step_limit_given:  # a person spends a step on each interruption
+            self.step_limit = self.task.step_limit + events
 
     def get_state(self) -> EnvState:
         """The whole episode as it stands, as a value: `set_state` (or `reset(options=

@@ -335,11 +335,14 @@ class SimDevice(Device):
         interruptions.tick(self._system, step)
         self._invalidate()
 
-    def arm_perturbations(self, value: str, seed: int, about: str = "") -> None:
+    def arm_perturbations(self, value: str, seed: int, about: str = "") -> int:
         """Draw schedule `value` (none, light, heavy, KIND@STEP) for an episode of `seed`
-        and keep it in the phone's state; `about` is the task's text (see `schedule`)."""
-        perturbations.arm(self._system, perturbations.schedule(value, seed, about))
+        and keep it in the phone's state; `about` is the task's text (see `schedule`).
+        Returns how many events it holds."""
+        events = perturbations.schedule(value, seed, about)
+        perturbations.arm(self._system, events)
         self._invalidate()
+        return len(events)
 
     def perturbation_outcomes(self) -> dict:
         return perturbations.outcomes(self._system)
