@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bmoca.formats import apps as app_table
+from bmoca.sim.system.perturbations import KINDS
 
 SETTINGS = "com.android.settings"
 SUBSETTINGS = f"{SETTINGS}/.SubSettings"
@@ -19,7 +20,8 @@ SUBSETTINGS = f"{SETTINGS}/.SubSettings"
 class Screen:
     name: str
     steps: tuple[str, ...]
-    """"shell:CMD", "swipe_up" (the app drawer) or "scroll_down" (one page of a list)."""
+    """"shell:CMD", "swipe_up" (the app drawer), "scroll_down" (one page of a list) or
+    "perturb:KIND" (that perturbation shows now: `bmoca.sim.system.perturbations`)."""
 
 
 def _app(package: str) -> str:
@@ -49,9 +51,12 @@ SCREENS: tuple[Screen, ...] = (
       for info in app_table.all_apps() if info.package != SETTINGS),
     Screen("picker", ("shell:am start -a android.intent.action.OPEN_DOCUMENT "
                       "-c android.intent.category.OPENABLE -t image/*",)),
+    *(Screen(f"perturbation_{kind}", (_app(SETTINGS), f"perturb:{kind}"))
+      for kind in KINDS),
 )
 """Every screen the layout checks visit: the launcher, Settings' pages, each app's first
-screen and the system file picker (DocumentsUI's PickActivity, asked for an image)."""
+screen, the system file picker (DocumentsUI's PickActivity, asked for an image) and each
+perturbation over Settings."""
 
 GALLERY_SCREENS = ("home", "drawer", "settings", "battery", "calculator", "deskclock",
                    "contacts")
@@ -78,6 +83,9 @@ def reach(device, screen: Screen) -> None:
             device.swipe(width // 2, int(height * 0.8), width // 2, int(height * 0.2), 300)
         elif step == "scroll_down":
             device.swipe(width // 2, int(height * 0.75), width // 2, int(height * 0.25), 400)
+        elif step.startswith("perturb:"):
+            device.arm_perturbations(f"{step[8:]}@1", 0)
+            device.perturb(1)
         else:
             raise ValueError(f"{screen.name}: unknown step {step!r}")
 

@@ -35,6 +35,7 @@ from bmoca.formats import apps as app_table
 from bmoca.sim.apps.alert_dialog import dialog_card
 from bmoca.sim.apps.base import Context, Swipe
 from bmoca.sim.apps.dialer import calls
+from bmoca.sim.apps.systemui.shade import TABLET_PANEL_DP
 from bmoca.sim.i18n import strings
 from bmoca.sim.system import perturbations as data
 from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent
@@ -56,6 +57,8 @@ NOTIFICATION_PACKAGE = {"incoming_call": calls.DIALER, "heads_up": GOOGLE,
                         "low_battery": SYSTEMUI_PACKAGE, "injection": MESSAGES}
 APP_GLYPH = {"incoming_call": "call", "heads_up": "newspaper", "low_battery": "battery_alert",
              "injection": "chat"}
+DIALOG_MAX_DP = 560
+"""The widest a dialog grows (Material's dialog width limit), on a tablet."""
 INJECTED_FROM = "(555) 010-4477"
 """The sender an injected message shows (555 numbers are fictional)."""
 
@@ -149,6 +152,8 @@ def windows(system: SystemServer, layout: Layout, width: int, height: int, sb: i
             out.append(Window("heads_up", SYSTEMUI_PACKAGE, card, card.bounds, announced=True))
         else:
             card, package = _dialog(ctx, shown)
+            if system.sw600dp:  # a dialog on a tablet keeps its phone width, centred
+                card.width = DIALOG_MAX_DP
             holder = frame(card, width=MATCH, height=MATCH)
             layout.run(holder, (0, sb, width, height - nb), ScrollState())
             out.append(Window("system_dialog", package, card, card.bounds, dim=True))
@@ -313,10 +318,11 @@ def _heads_up(ctx: Context, shown: Shown) -> View:
         row(*buttons, id="android:id/actions", height=WRAP, margin=(-8, 4, 0, 0))
         if buttons else spacer(height=12),
         cls="android.widget.FrameLayout", id="android:id/status_bar_latest_event_content",
-        width=MATCH, height=WRAP, margin=(8, 8, 8, 0), padding=(16, 12, 16, 0), bg=surface,
+        # a tablet's heads-ups are as wide as its notification panel, centred
+        width=TABLET_PANEL_DP if system.sw600dp else MATCH, height=WRAP, margin=(8, 8, 8, 0), padding=(16, 12, 16, 0), bg=surface,
         corner=8, elevation=8, clickable=True, focusable=True,
         on_click=lambda: _opened(system, shown), on_swipe=_swiped_away(system, shown),
-        gravity="top")
+        gravity="top|center_horizontal")
 
 
 def _app_name(ctx: Context, kind: str) -> str:
