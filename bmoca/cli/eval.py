@@ -249,7 +249,7 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
          factors: bool = False, executor: str = "process",
          ray_address: str | None = None) -> int:
     from bmoca.device.provision import CannotReset
-    from bmoca.eval import evaluate, metrics
+    from bmoca.eval import evaluate, harm, metrics
     from bmoca.eval.runlock import RunLock, RunLocked
     from bmoca.eval.store import Store, StoreError
 
@@ -301,6 +301,7 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
                     executor=executor, ray_address=ray_address)
             rows = [e for e in store.episodes(run_id) if e.agent == agent]
             eff = _efficiency_table(store, agent, run_id, rows) if efficiency else None
+            harmed = harm.count(store, rows)
         except (StoreError, CannotReset) as exc:
             progress.stop()
             error_line(exc)
@@ -314,12 +315,14 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
     grid = _factor_table(rows) if factors else None
     (run_dir / "results.md").write_text(metrics.to_markdown(table) + "\n" + (
         "\n" + _efficiency_markdown(eff) if eff else "") + (
-        "\n" + _factor_markdown(grid) if grid else ""), "utf-8")
+        "\n" + _factor_markdown(grid) if grid else "") + (
+        "\n" + harm.markdown(harmed) if harmed else ""), "utf-8")
     errored = sum(1 for e in rows if e.status == "error" or e.error)
     if as_json:
         print_json({**_results_json(agent, run_dir, table, rows),
                     **({"efficiency": _efficiency_json(eff)} if eff else {}),
-                    **({"factors": _factor_json(grid)} if grid else {})})
+                    **({"factors": _factor_json(grid)} if grid else {}),
+                    **({"harm": [h.to_json() for h in harmed]} if harmed else {})})
         return errored
     console.print()
     metrics.render(table, console=console)
@@ -329,6 +332,9 @@ def _run(agent: str, task_list: list, chosen_configs: list[str], repeats: int, s
     if grid:
         console.print()
         _render_factors(grid)
+    if harmed:
+        console.print()
+        harm.render(harmed, console)
     _print_usage(rows)
     console.print(f"\nresults: {run_dir / 'results.sqlite'}  table: {run_dir / 'results.md'}",
                   markup=False, soft_wrap=True)

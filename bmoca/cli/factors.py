@@ -11,7 +11,7 @@ from bmoca.cli.common import JSON_HELP, bad, console, print_json
 
 VARY_HELP = ("FACTOR=VALUE[,VALUE...], repeatable; factors: device (a profile), density "
              "(0, 1, 2), locale, dark_theme (true, false), wallpaper, layout (a config id "
-             "or stock)")
+             "or stock), perturbation (none, light, heavy or KIND@STEP)")
 
 
 def variations(vary: list[str] | None) -> dict[str, list[str]]:

@@ -53,7 +53,8 @@ GRID_X = range(5)
 GRID_Y = range(1, 5)  # row 0 is the launcher's At-a-Glance area
 
 _CONFIG_KEYS = {"id", "split", "device", "dpi_index", "density", "font_scale", "locale",
-                "wallpaper", "dark_theme", "hotseat", "workspace", "note", "same_layout_as"}
+                "wallpaper", "dark_theme", "hotseat", "workspace", "note", "same_layout_as",
+                "perturbation"}
 _PROFILE_KEYS = {"name", "model", "width", "height", "density", "density_options",
                  "font_scale_options", "landscape", "used_by", "note"}
 
@@ -307,9 +308,14 @@ def _parse(row: Any, index: int, source: str) -> DeviceConfig:
     home = None
     if "hotseat" in row or "workspace" in row:
         home = _home(row.get("hotseat"), row.get("workspace"), source, cid)
+    perturbation = str(row.get("perturbation", "none"))
+    try:
+        perturbations.check(perturbation)
+    except perturbations.PerturbationError as exc:
+        raise _err(source, cid, "perturbation", str(exc)) from None
     config = DeviceConfig(id=cid, profile=prof, density=density, font_scale=font_scale,
                           locale=locale, wallpaper=str(row.get("wallpaper", "00_default")),
-                          dark_theme=dark, home=home, split=split)
+                          dark_theme=dark, home=home, split=split, perturbation=perturbation)
     return validate(config, source)
 
 

@@ -16,7 +16,9 @@ Factors and their values:
 * dark_theme=true|false;
 * wallpaper=NAME: one of the 14 wallpapers;
 * layout=CONFIG|stock: the home-screen icon layout of another configuration, or the
-  launcher's stock layout.
+  launcher's stock layout;
+* perturbation=none|light|heavy|KIND@STEP: interruptions during the episode (an incoming
+  call, a heads-up, a permission dialog, ...: `bmoca.sim.system.perturbations`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ DEFAULT_VARIATIONS: dict[str, tuple[str, ...]] = {
     "dark_theme": ("true",),
     "wallpaper": ("10_galaxy",),
     "layout": ("test_env_104",),
+    "perturbation": ("heavy",),
 }
 """`bmoca eval --factors` without --vary: one or two values per factor, from the test split."""
 
@@ -103,6 +106,8 @@ def to_yaml(config_ids: Sequence[str]) -> str:
                                "wallpaper": c.wallpaper, "dark_theme": c.dark_theme}
         if c.split:
             row["split"] = c.split
+        if c.perturbation != "none":
+            row["perturbation"] = c.perturbation
         if c.home is not None:
             row["hotseat"] = dict(c.home.hotseat)
             row["workspace"] = {f"{x},{y}": label for (x, y), label in c.home.workspace.items()}

@@ -8,6 +8,8 @@ B-MoCA's environments load their emulator snapshots.
 
 from __future__ import annotations
 
+import re
+
 from bmoca import configs
 from bmoca.device import Device, DeviceConfig, connect
 
@@ -35,13 +37,14 @@ class DevicePool:
         caller that puts a state of its own on it next)."""
         if isinstance(self.target, Device):
             return self.target
-        device = self._devices.get(config.id)
+        phone = phone_id(config)
+        device = self._devices.get(phone)
         if device is None:
             device = connect(self.target, config=config, clean=True)
-            device.snapshot_save(_base(config))
-            self._devices[config.id] = device
+            device.snapshot_save(f"{BASE_SNAPSHOT}-{phone}")
+            self._devices[phone] = device
         elif fresh:
-            device.snapshot_load(_base(config))
+            device.snapshot_load(f"{BASE_SNAPSHOT}-{phone}")
         return device
 
     @property
@@ -56,9 +59,14 @@ class DevicePool:
         self._devices.clear()
 
 
-def _base(config: DeviceConfig) -> str:
-    """One base snapshot per configuration: several may share one emulator."""
-    return f"{BASE_SNAPSHOT}-{config.id}"
+_PERTURBATION = re.compile(r"\+perturbation=[^+]*")
+
+
+def phone_id(config: DeviceConfig) -> str:
+    """The phone a configuration is played on, named for its base snapshot (several may
+    share one emulator): configurations that differ only in their perturbation schedule,
+    which acts during episodes and not on the phone, share one."""
+    return _PERTURBATION.sub("", config.id)
 
 
 def resolve_config(config: str | DeviceConfig) -> DeviceConfig:

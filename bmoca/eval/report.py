@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bmoca.eval import curves as learning_curves
-from bmoca.eval import factors, metrics, progress
+from bmoca.eval import factors, harm, metrics, progress
 from bmoca.eval.metrics import Cell
 from bmoca.eval.store import FILENAME, EpisodeRow, RunRow, StepRow, Store, StoreError
 
@@ -94,6 +94,8 @@ class Report:
     """The learning curves of the RL fine-tuning behind the evaluated agents."""
     curve_plots: list[str] = field(default_factory=list)
     """File names (no extension) of the curves' plots, where drawn: their `slug`s."""
+    harm: list[Any] = field(default_factory=list)
+    """`bmoca.eval.harm.Harm` per agent, when episodes were shown injected text."""
 
     @property
     def markdown(self) -> Path:
@@ -286,6 +288,8 @@ def to_markdown(report: Report) -> str:
     lines += ["", _caption(), "", "## Summary", "", *_md_table(*_summary_rows(report))]
     if report.factors:
         lines += ["Factor analysis (which factor drops success): [factors.md](factors.md)", ""]
+    if report.harm:
+        lines += ["## Content injection", "", harm.markdown(report.harm)]
     if report.plot_note:
         lines += [f"*{report.plot_note}*", ""]
     for s in report.sections:
@@ -366,6 +370,9 @@ def to_html(report: Report) -> str:
              f"{_e(r.created)}, bmoca {_e(r.bmoca_version)}</li>" for r in report.runs]
     body += ["</ul>", f"<p class=\"meta\">{_e(_caption())}</p>", "<h2>Summary</h2>",
              _html_table(*_summary_rows(report))]
+    if report.harm:
+        body += ["<h2>Content injection</h2>", _html_table(harm.HEADER, harm.rows(report.harm)),
+                 f"<p class=\"meta\">{_e(harm.CAPTION)}</p>"]
     if report.factors:
         body.append('<p><a href="factors.html">Factor analysis</a>: which factor drops '
                     "success, with standard errors and a plot per factor.</p>")
@@ -592,6 +599,7 @@ def build(run_dir: str | Path, out: str | Path | None = None, *, with_plots: boo
                                                            s.table.tasks)
                              for s in report.sections}
         report.factors = [t for t in (factors.analyse(s.episodes) for s in report.sections) if t]
+        report.harm = harm.count(store, episodes)
         if report.factors and with_plots and not report.plot_note:
             report.factor_plots = factors.plot(report.factors, out / "plots")
         report.curves = _load_curves(report.runs, curves)

@@ -396,13 +396,15 @@ def _dialog(ctx: Context, shown: Shown) -> tuple[View, str]:
         name = ctx.t(f"app.{package}") if _has_label(ctx, package) else package
 
         def close() -> None:
+            """AppErrors' kill: the process goes and its tasks with it."""
             _dismiss(system, shown, "closed the app")
-            system.log_system("I", "ActivityManager", f"Killing {system.pid_of(package)}:"
-                              f"{package}/u0a{_uid(system, package) % 10000} (adj 0): "
-                              "user request after error")
-            system.am.kill_process(package, "anr")
-            if system.am.top_record() is None:
-                system.am.start_home()
+            am = system.am
+            am.kill_process(package, "user request after error")
+            for task in list(am.state.recents):
+                if task.package == package:
+                    am.remove_task(task.id)
+            if am.top_record() is None or am.top_record().package == package:
+                am.go_home()
 
         def list_button(view_id: str, glyph: str, label: str, handler) -> View:
             return row(icon(glyph, 24, icon_color=ctx.theme.icon, gravity="center_vertical"),
@@ -485,8 +487,3 @@ _PERMISSION_GLYPHS = {"contacts": "contacts", "location": "location_on", "microp
 
 def _has_label(ctx: Context, package: str) -> bool:
     return strings(ctx.locale).has(f"app.{package}")
-
-
-def _uid(system: SystemServer, package: str) -> int:
-    app = system.apps.get(package)
-    return getattr(app, "uid", 10000)

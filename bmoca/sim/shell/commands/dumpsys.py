@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from bmoca.sim.apps.systemui import interruptions
 from bmoca.sim.shell.errors import Io
 from bmoca.sim.shell.helpers import SERVICES, stable_hash
 from bmoca.sim.system.server import SYSTEMUI_UID
@@ -112,6 +113,9 @@ def _dump_window(sh: Session, args: list[str], io: Io) -> None:
                 title = window.package
                 app = sh.app(window.package)
                 owner = app.uid if app else 1000
+            elif interruptions.window_title(window) is not None:
+                title = interruptions.window_title(window)
+                owner = SYSTEMUI_UID if window.kind == "heads_up" else 1000
             else:
                 record = window.record
                 title = f"{record.package}/{record.cls}" if record else window.package
