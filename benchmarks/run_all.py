@@ -9,6 +9,7 @@ load; the CPU figure is what the code costs, and is the one compared with the go
     python benchmarks/run_all.py --quick         # fewer steps, no 200-phone or full-validate rows
     python benchmarks/run_all.py --only env_xml,cold_start --repeat 5
     python benchmarks/run_all.py --record        # also make this run the baseline
+    python benchmarks/run_all.py --only fork_xml --record   # update these rows of it
 
 The JSON goes to --out (default benchmarks/last_run.json); the baseline is
 benchmarks/baseline.json.
@@ -359,7 +360,9 @@ def main() -> int:
     parser.add_argument("--only", help="comma-separated row keys")
     parser.add_argument("--out", type=Path, default=HERE / "last_run.json")
     parser.add_argument("--baseline", type=Path, default=BASELINE)
-    parser.add_argument("--record", action="store_true", help="write this run as the baseline")
+    parser.add_argument("--record", action="store_true",
+                        help="write this run as the baseline (with --only: these rows replace "
+                             "theirs in the baseline, the others stay)")
     args = parser.parse_args()
     results: dict[str, dict] = {}
     for key, title, run in plan(args):
@@ -399,6 +402,10 @@ def main() -> int:
     print(f"\nwrote {args.out}" + (f"; compared with {args.baseline} ({baseline.get('when')})"
                                     if baseline else "; no baseline to compare with"))
     if args.record:
+        if args.only and baseline:  # a partial run: its rows, stamped, into the baseline
+            for row in results.values():
+                row["when"] = record["when"]
+            record = {**baseline, "rows": {**baseline.get("rows", {}), **results}}
         args.baseline.write_text(json.dumps(record, indent=1) + "\n")
         print(f"recorded as the baseline: {args.baseline}")
     return 1 if any(v.startswith("SLOWER") for v in verdicts.values()) else 0

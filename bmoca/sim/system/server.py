@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bmoca.assets.photos import SAMPLE_PHOTO_PATH, sample_photo
 from bmoca.sim.i18n import normalize_locale
@@ -28,9 +28,6 @@ from bmoca.sim.system.logcat import LogBuffers
 from bmoca.sim.system.props import DEFAULT_PROPS, START_COUNT_PROP, product_props
 from bmoca.sim.system.settings import SettingsProvider, uri
 from bmoca.sim.system.vfs import VirtualFS
-
-if TYPE_CHECKING:
-    from bmoca.sim.system.perturbations import Perturbations
 
 SYSTEM_PID = 517
 ZYGOTE_PID = 301
@@ -74,8 +71,10 @@ class SystemState:
     boot_count: int = 0
     ime_target: tuple[str, str, str] | None = None
     """(package, activity, field id) the keyboard last attached to; None while it is hidden."""
-    perturbations: Perturbations | None = None
-    """The episode's perturbation schedule and what of it is on screen (None: no schedule)."""
+    perturbations: Any = None
+    """The episode's perturbation schedule and what of it is on screen, a
+    `bmoca.sim.system.perturbations.Perturbations` (None: no schedule; that module reads
+    this one, so the type is not imported here)."""
 
 
 class InstalledApp(Protocol):
