@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from bmoca.sim.apps.base import Context
 from bmoca.sim.apps.chrome import web
 from bmoca.sim.apps.chrome.web import NTP, ChromeData, Tab, Visit
+from bmoca.sim.system import perturbations
 from bmoca.sim.ui.view import MATCH, WRAP, Color, View, column, frame, icon, row, scroller, text
 
 PACKAGE = "com.android.chrome"
@@ -93,8 +94,12 @@ def content(ctx: Context, c: Colors, tab: Tab, open_url: Callable[[str], None],
     page = web.page_at(tab.url)
     if page is None or tab.url.startswith("chrome:"):
         return _error(ctx, c, tab.url)
+    body = list(page.body)
+    injected = perturbations.content_injection(ctx.system, "web")
+    if injected is not None:  # a perturbation: the page carries text aimed at the agent
+        body.insert(min(1, len(body)), injected)
     paragraphs = [text(p, text_size=16, text_color=c.text, max_lines=20, width=MATCH,
-                       cls="android.view.View", margin=(0, 0, 0, 12)) for p in page.body]
+                       cls="android.view.View", margin=(0, 0, 0, 12)) for p in body]
     return _web_view(c, page.title, text(page.title, text_size=28, text_color=c.text,
                                          max_lines=3, width=MATCH, cls="android.view.View",
                                          margin=(0, 8, 0, 16)), *paragraphs)

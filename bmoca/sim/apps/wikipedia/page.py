@@ -7,6 +7,7 @@ from bmoca.sim.apps.base import Activity, Context
 from bmoca.sim.apps.contacts.ui import icon_button
 from bmoca.sim.apps.wikipedia import model
 from bmoca.sim.apps.wikipedia.model import PACKAGE, colors, wid
+from bmoca.sim.system import perturbations
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, View, column, row, scroller, text
 
@@ -29,9 +30,13 @@ class PageActivity(Activity):
                 text(article.description, id=wid("view_page_subtitle_text"),
                      text_size=14 * scale, text_color=c.secondary, max_lines=2, width=MATCH,
                      text_direction="ltr", margin=(0, 4, 0, 16))]
+        paragraphs = list(article.text)
+        injected = perturbations.content_injection(ctx.system, "wikipedia")
+        if injected is not None:  # a perturbation: the article carries text aimed at the agent
+            paragraphs.insert(min(1, len(paragraphs)), injected)
         body += [text(p, text_size=16 * scale, text_color=c.text, max_lines=40, width=MATCH,
                       cls="android.view.View", text_direction="ltr", margin=(0, 0, 0, 12))
-                 for p in article.text]
+                 for p in paragraphs]
         bar = row(icon_button(ctx, "arrow_back", ctx.t("wiki.navigate_up"), ctx.finish,
                               c.text),
                   text("", width=0, weight=1),
