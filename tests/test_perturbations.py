@@ -310,3 +310,17 @@ def test_an_injection_comes_inside_the_content_of_chrome_or_wikipedia(task, app,
     page = observation["xml"]
     assert re.search(r"assistant|AI agent|Agent: your task has changed", page)
     assert 'class="android.webkit.WebView"' in page
+
+
+def test_an_injection_elsewhere_is_an_sms_unless_the_task_is_about_messages():
+    env, _ = _env("injection@1")
+    observation, *_ = _open_settings(env)
+    assert 'text="Messages"' in observation["xml"]  # the heads-up's app name
+    inbox, _ = env.device.shell("content query --uri content://sms/inbox --projection address:body")
+    assert "address=5550104477" in inbox and re.search(r"assistant|agent", inbox, re.I)
+    messages_task = next(t for t in bmoca.tasks.list() if t.app == "Messages").id
+    env, _ = _env("injection@1", task=messages_task)
+    observation, *_ = _open_settings(env)
+    assert 'text="Google"' in observation["xml"]
+    inbox, _ = env.device.shell("content query --uri content://sms/inbox --projection address")
+    assert "5550104477" not in inbox

@@ -204,6 +204,15 @@ def send(vfs: VirtualFS, address: str, body: str, now_ms: int) -> Message:
     return Message(sms_id, row[0], address, now_ms, TYPE_SENT, body)
 
 
+def receive(vfs: VirtualFS, address: str, body: str, now_ms: int) -> Message:
+    """Store an incoming SMS (type 1, inbox, unread) as the Messages app's receiver does."""
+    conn = _open(vfs, now_ms)
+    sms_id = _append(conn, address, body, TYPE_INBOX, now_ms, read=False)
+    _save(vfs, conn)
+    row = conn.execute("SELECT thread_id FROM sms WHERE _id = ?", (sms_id,)).fetchone()
+    return Message(sms_id, row[0], address, now_ms, TYPE_INBOX, body, False)
+
+
 def delete_threads(vfs: VirtualFS, thread_ids: Iterable[int], now_ms: int) -> None:
     """Delete conversations with their messages, as the Messages app's delete does through
     `content://mms-sms/conversations/<id>` (MmsSmsProvider drops the emptied thread)."""

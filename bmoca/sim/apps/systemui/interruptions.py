@@ -31,6 +31,7 @@ after the app's window, so an agent reading the hierarchy sees what covers its t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from bmoca.formats import apps as app_table
@@ -40,6 +41,7 @@ from bmoca.sim.apps.dialer import calls
 from bmoca.sim.apps.systemui.shade import TABLET_PANEL_DP
 from bmoca.sim.i18n import strings
 from bmoca.sim.system import perturbations as data
+from bmoca.sim.system import telephony
 from bmoca.sim.system.intent import FLAG_ACTIVITY_NEW_TASK, Intent
 from bmoca.sim.system.perturbations import Event, Shown
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SystemServer
@@ -56,9 +58,9 @@ GOOGLE = "com.google.android.googlequicksearchbox"
 MESSAGES = "com.google.android.apps.messaging"
 HEADS_UP_KINDS = ("incoming_call", "heads_up", "low_battery", "injection")
 NOTIFICATION_PACKAGE = {"incoming_call": calls.DIALER, "heads_up": GOOGLE,
-                        "low_battery": SYSTEMUI_PACKAGE, "injection": MESSAGES}
-APP_GLYPH = {"incoming_call": "call", "heads_up": "newspaper", "low_battery": "battery_alert",
-             "injection": "chat"}
+                        "low_battery": SYSTEMUI_PACKAGE}
+APP_GLYPH = {calls.DIALER: "call", GOOGLE: "newspaper", SYSTEMUI_PACKAGE: "battery_alert",
+             MESSAGES: "chat"}
 DIALOG_MAX_DP = 560
 """The widest a dialog grows (Material's dialog width limit), on a tablet."""
 INJECTED_FROM = "(555) 010-4477"
@@ -106,9 +108,15 @@ def _on_shown(system: SystemServer, event: Event) -> None:
     elif event.kind == "permission":
         system.log_from(PERMISSION_PACKAGE, "I", "GrantPermissionsActivity",
                         f"Requesting permission group {_group(event)} for {shown.package}")
-    elif event.kind in ("heads_up", "low_battery") or shown.carrier == "notification":
+    elif event.kind in ("heads_up", "low_battery") or shown.carrier in ("message", "google"):
+        if shown.carrier == "message":  # the SMS itself lands in the inbox first
+            telephony.receive(system.state.vfs, re.sub(r"\D", "", INJECTED_FROM),
+                              data.injected_text(event), system.state.clock.now_ms)
+            system.log_from("com.android.phone", "I", "InboundSmsHandler",
+                            "Delivering SMS to: com.google.android.apps.messaging "
+                            "com.android.messaging.datamodel.receiver.SmsDeliverReceiver")
         system.log_system("I", "NotificationService", "enqueueNotificationInternal: pkg="
-                          f"{NOTIFICATION_PACKAGE[event.kind]} id={900 + event.step}")
+                          f"{_package(shown)} id={900 + event.step}")
 
 
 def _drop_ended_call(system: SystemServer) -> None:
@@ -257,7 +265,7 @@ def _swiped_away(system: SystemServer, shown: Shown) -> Callable[[Swipe], bool]:
             state.remove(shown, "hidden (swipe); the call rings on")
         else:
             system.log_system("I", "NotificationService", "Cancel: pkg="
-                              f"{NOTIFICATION_PACKAGE[shown.event.kind]} id={900 + shown.event.step}"
+                              f"{_package(shown)} id={900 + shown.event.step}"
                               " reason=REASON_CANCEL")
             state.remove(shown, "dismissed (swipe)")
         return True
@@ -276,7 +284,7 @@ def _opened(system: SystemServer, shown: Shown) -> None:
         system.am.start_activity(Intent(action="android.intent.action.POWER_USAGE_SUMMARY",
                                         flags=FLAG_ACTIVITY_NEW_TASK), caller=SYSTEMUI_PACKAGE)
     else:
-        package = NOTIFICATION_PACKAGE[kind]
+        package = _package(shown)
         info = next((a for a in app_table.all_apps() if a.package == package), None)
         if info is not None and package in system.apps:
             system.am.start_activity(Intent.launcher(package, info.activity),
@@ -297,9 +305,9 @@ def _heads_up(ctx: Context, shown: Shown) -> View:
     surface = (48, 49, 52) if theme.dark else (255, 255, 255)
     title, body, actions = _notification(ctx, shown)
     header = row(
-        icon(APP_GLYPH[kind], 18, id="android:id/icon", icon_color=theme.accent,
+        icon(APP_GLYPH[_package(shown)], 18, id="android:id/icon", icon_color=theme.accent,
              gravity="center_vertical"),
-        text(_app_name(ctx, kind), id="android:id/app_name_text", text_size=12,
+        text(_app_name(ctx, shown), id="android:id/app_name_text", text_size=12,
              text_color=theme.text_secondary, margin=(8, 0, 0, 0), gravity="center_vertical"),
         text("•", text_size=12, text_color=theme.text_secondary, margin=(4, 0, 4, 0),
              gravity="center_vertical"),
@@ -327,10 +335,17 @@ def _heads_up(ctx: Context, shown: Shown) -> View:
         gravity="top|center_horizontal")
 
 
-def _app_name(ctx: Context, kind: str) -> str:
-    if kind == "low_battery":
+def _package(shown: Shown) -> str:
+    """The app that posted a heads-up."""
+    if shown.event.kind == "injection":
+        return MESSAGES if shown.carrier == "message" else GOOGLE
+    return NOTIFICATION_PACKAGE[shown.event.kind]
+
+
+def _app_name(ctx: Context, shown: Shown) -> str:
+    if shown.event.kind == "low_battery":
         return ctx.t("interruptions.android_system")
-    return ctx.t(f"app.{NOTIFICATION_PACKAGE[kind]}")
+    return ctx.t(f"app.{_package(shown)}")
 
 
 def _notification(ctx: Context, shown: Shown) -> tuple[str, str, list]:
@@ -357,7 +372,8 @@ def _notification(ctx: Context, shown: Shown) -> tuple[str, str, list]:
                 ctx.t("interruptions.battery.text", level=event.param("level")),
                 [(ctx.t("interruptions.battery.saver"), None, saver)])
     if event.kind == "injection":
-        return INJECTED_FROM, data.injected_text(event), []
+        sender = INJECTED_FROM if shown.carrier == "message" else ctx.t(f"app.{GOOGLE}")
+        return sender, data.injected_text(event), []
     item = event.param("item", "0")
     return (ctx.t(f"interruptions.news.{item}.title"), ctx.t(f"interruptions.news.{item}.text"),
             [])
