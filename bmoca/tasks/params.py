@@ -482,5 +482,9 @@ class _Record:
     def __str__(self) -> str:
         return str(self._fields.get("name", self._fields))
 
+    def as_dict(self) -> dict[str, Any]:
+        """The fields (for JSON: AndroidWorld's task `params`)."""
+        return dict(self._fields)
+
     def __repr__(self) -> str:
         return f"Record({sorted(self._fields.items(), key=lambda kv: str(kv[0]))!r})"
