@@ -144,7 +144,7 @@ def shown_screen_is_the_phones(page, app) -> bool:
         png = phone.screens[-1]
     grey = np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=float)
     edges = [k * grey.shape[0] // 16 for k in range(17)]
-    expected = [grey[a:b].mean() for a, b in zip(edges, edges[1:])]
+    expected = [grey[a:b].mean() for a, b in zip(edges[:-1], edges[1:], strict=True)]
     shown = img.evaluate("""i => {
         const c = document.createElement("canvas");
         c.width = i.naturalWidth; c.height = i.naturalHeight;
