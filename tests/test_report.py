@@ -140,6 +140,24 @@ def test_html_parses_links_resolve_and_every_episode_has_a_page(run_dir, built):
     assert len(index.xpath("//img[@class='plot']")) == 3
 
 
+def test_the_task_by_configuration_tables_scroll_in_their_own_box(built):
+    """A run over many configurations makes a table wider than the window: it scrolls
+    inside a box (overflow-x: auto) instead of widening the page.
+    (test_ui_browser.py measures the page at a 1280-px viewport.)"""
+    index = lxml_html.fromstring(built.html.read_bytes())
+    style = " ".join(index.xpath("//style/text()")).replace(" ", "")
+    assert ".wide{overflow-x:auto" in style
+    headings = index.xpath("//h3[text()='Per task × configuration']")
+    assert len(headings) == 3  # one per agent
+    for heading in headings:
+        box = heading.getnext()
+        assert box.tag == "div" and box.get("class") == "wide"
+        table = box.xpath("./table")
+        assert table
+        header = table[0].xpath(".//th/text()")
+        assert (header[0], header[-1]) == ("task", "all") and set(header[1:-1]) <= set(CONFIGS)
+
+
 def test_episode_pages_draw_the_actions_on_the_screenshots(run_dir, built):
     with Store(run_dir) as store:
         episode = next(e for e in store.episodes("expert-run"))

@@ -102,7 +102,8 @@ def test_a_task_played_by_taps_to_success_is_recorded_as_a_human_demonstration(c
     state = open_phone(client)
     assert (state["width"], state["height"], state["step"], state["step_limit"]) == (1080, 2160, 0, 6)
     assert state["success"] is False and any(n["resource_id"] for n in state["nodes"])
-    png = client.get(f"/api/phones/{state['phone']}/screen/0.png")
+    assert state["episode"] == 0 and state["frame"] == 0
+    png = client.get(f"/api/phones/{state['phone']}/screen/0/0.png")
     assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
     # recording before success is refused, with the reason
     assert "nothing to record" in error_of(client.post(f"/api/phones/{state['phone']}/record"), 400)
@@ -125,6 +126,10 @@ def test_a_task_played_by_taps_to_success_is_recorded_as_a_human_demonstration(c
         assert "already recorded" in error_of(client.post(f"/api/phones/{state['phone']}/record"), 409)
         state = client.post(f"/api/phones/{state['phone']}/reset").json()
         assert state["step"] == 0 and state["recorded"] is None
+        # a new episode's screens have new URLs: the cached frames of the last one are not it
+        assert (state["episode"], state["frame"]) == (record_round + 1, 0)
+        assert "episode 0's screens are gone" in error_of(
+            client.get(f"/api/phones/{state['phone']}/screen/0/0.png"), 404)
     data = demos.load(tmp_path / "demos")
     assert data.manifest["play"] == "human" and data.manifest["episodes"] == 2
     first = data.episodes[0]
@@ -161,7 +166,7 @@ def test_bad_requests_are_one_json_line_never_a_traceback(client):
     assert client.get(f"/api/phones/{phone}").json()["step"] == 0  # a refused click is no step
     assert "JSON decode error" in error_of(client.post(
         f"/api/phones/{phone}/act", content=b"{", headers={"content-type": "application/json"}), 400)
-    assert "no frame 9" in error_of(client.get(f"/api/phones/{phone}/screen/9.png"), 404)
+    assert "no frame 9" in error_of(client.get(f"/api/phones/{phone}/screen/0/9.png"), 404)
     assert "no phone 'nope'" in error_of(client.get("/api/phones/nope"), 404)
     assert client.delete(f"/api/phones/{phone}").json() == {"phone": phone, "closed": True}
     assert "was closed; start a new one" in error_of(

@@ -41,6 +41,26 @@ SHOTS = os.environ.get("BMOCA_UI_SCREENSHOTS")
 """A directory to save one screenshot of each page into (how docs/ui-*.png are made)."""
 
 
+WIDE = [f"train_env_{n:03d}" for n in range(40)]
+"""Configurations of a run whose task x configuration table is wider than a window."""
+
+
+def wide_run(run_dir):
+    """A finished run of one task on 40 configurations (stored, not played: only its table
+    matters)."""
+    from bmoca.eval.store import FILENAME, Store
+
+    run_dir.mkdir(parents=True)
+    with Store(run_dir / FILENAME) as store:
+        store.start_run("wide", "random", {"tasks": [TASK], "configs": WIDE, "repeats": 1})
+        for n, config in enumerate(WIDE):
+            episode = store.begin_episode("wide", "random", TASK, config, 0, n)
+            store.finish_episode(episode, success=n % 2 == 0, steps=3, invalid_actions=0,
+                                 reward=0.0, terminated=False, truncated=True,
+                                 detector_trace=[], wall_s=0.1, reset_s=0.01)
+    return run_dir
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     from bmoca.eval.evaluate import evaluate
@@ -52,6 +72,7 @@ def server(tmp_path_factory):
     with Store(run_dir / FILENAME) as store:
         evaluate(store, "expert-airplane", "expert", [tasks.get(TASK)],
                  [CONFIG, "train_env_030"], 1, save_screens=True)
+    wide_run(root / "runs" / "wide")
     (root / "runs" / "going").mkdir()
     with Store(root / "runs" / "going" / FILENAME) as store:  # a run still being played
         store.start_run("going", "random", {"tasks": [TASK], "configs": [CONFIG], "repeats": 2})
@@ -108,6 +129,44 @@ def click_screen(page, x: int, y: int, width: int = 1080, height: int = 2160) ->
                      box["y"] + (y + 0.5) * box["height"] / height)
 
 
+def shown_screen_is_the_phones(page, app) -> bool:
+    """Whether the screen the page shows is the phone's current frame: the mean grey of
+    each of 16 horizontal bands of the displayed image against the server's PNG."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    img = page.locator("#screen")
+    expect(img).to_have_js_property("complete", True)
+    phone_id = re.search(r"/api/phones/(\w+)/", img.get_attribute("src")).group(1)
+    with app.state.sessions.use(phone_id) as phone:
+        png = phone.screens[-1]
+    grey = np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=float)
+    edges = [k * grey.shape[0] // 16 for k in range(17)]
+    expected = [grey[a:b].mean() for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    shown = img.evaluate("""i => {
+        const c = document.createElement("canvas");
+        c.width = i.naturalWidth; c.height = i.naturalHeight;
+        const g = c.getContext("2d");
+        g.drawImage(i, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        const sums = new Array(16).fill(0), counts = new Array(16).fill(0);
+        const edges = [...Array(17).keys()].map((k) => Math.floor(k * c.height / 16));
+        for (let band = 0; band < 16; band++) {
+          for (let y = edges[band]; y < edges[band + 1]; y++) {
+            for (let x = 0; x < c.width; x++) {
+              const o = (y * c.width + x) * 4;
+              sums[band] += 0.299 * d[o] + 0.587 * d[o + 1] + 0.114 * d[o + 2];
+              counts[band] += 1;
+            }
+          }
+        }
+        return sums.map((s, k) => s / counts[k]);
+    }""")
+    return max(abs(a - b) for a, b in zip(shown, expected, strict=True)) < 3
+
+
 def test_play_by_clicks_to_success_record_and_find_it_in_the_demonstrations(server, page):
     _app, url, root = server
     start(page, url)
@@ -131,6 +190,7 @@ def test_play_by_clicks_to_success_record_and_find_it_in_the_demonstrations(serv
         expect(page.locator("#saved")).to_have_text(f"recorded as demonstration {recording}")
         page.click("#reset")
         expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+        assert shown_screen_is_the_phones(page, _app)
     page.click("#nav-demos")
     rows = page.locator("#demos-table tbody tr")
     expect(rows).to_have_count(2)
@@ -148,6 +208,8 @@ def test_bad_requests_show_their_message_in_the_page(server, page):
     start(page, url, config="train_env_999")
     expect(page.locator("#error")).to_be_visible()
     expect(page.locator("#error-text")).to_contain_text("unknown configuration 'train_env_999'")
+    page.click("#nav-runs")  # the message was about the play view: switching views clears it
+    expect(page.locator("#error")).to_be_hidden()
     start(page, url)
     expect(page.locator("#steps")).to_have_text("Step 0 / 6")
     expect(page.locator("#error")).to_be_hidden()
@@ -212,3 +274,108 @@ def test_a_stored_runs_episode_is_opened_and_stepped_through(server, page):
     expect(report.locator("h1")).to_contain_text(TASK)
     expect(report.locator(".shot img").first).to_have_js_property("complete", True)
     assert report.locator(".shot img").first.evaluate("i => i.naturalWidth") > 0
+
+
+def test_after_a_reset_the_screen_shown_is_the_new_episodes(server, page):
+    """Frame numbers restart at 0 on reset; the browser caches screens for an hour, so an
+    episode's frame 1 must not be shown from the last episode's frame 1."""
+    app, url, _root = server
+    start(page, url)
+    expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+    taps = expert_taps()
+    for n, tap in enumerate(taps, 1):  # a recorded demonstration
+        click_screen(page, tap["x"], tap["y"])
+        expect(page.locator("#steps")).to_have_text(f"Step {n} / 6")
+        assert shown_screen_is_the_phones(page, app)
+    page.click("#record")
+    expect(page.locator("#saved")).to_have_text(re.compile("recorded as demonstration"))
+    page.click("#reset")
+    expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+    assert shown_screen_is_the_phones(page, app)
+    page.click("#key-home")  # this episode's frame 1 is the home screen, not Settings
+    expect(page.locator("#steps")).to_have_text("Step 1 / 6")
+    expect(page.locator("#last-action")).to_contain_text("navigate_home")
+    assert shown_screen_is_the_phones(page, app)
+    page.click("#key-back")
+    expect(page.locator("#steps")).to_have_text("Step 2 / 6")
+    assert shown_screen_is_the_phones(page, app)
+
+
+def test_the_inspector_shows_a_switchs_state_after_the_step(server, page):
+    _app, url, _root = server
+    start(page, url)
+    expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+    taps = expert_taps()
+    for n, tap in enumerate(taps[:2], 1):
+        click_screen(page, tap["x"], tap["y"])
+        expect(page.locator("#steps")).to_have_text(f"Step {n} / 6")
+    switch = taps[2]  # the airplane mode switch
+    inspector = page.locator("#inspector")
+    click_screen(page, switch["x"], switch["y"])  # the pointer rests on the switch
+    expect(page.locator("#steps")).to_have_text("Step 3 / 6")
+    expect(inspector).to_contain_text("android:id/switch_widget")
+    expect(inspector.locator("tr", has_text="checked")).to_contain_text("true")
+    expect(inspector.locator("tr", has_text="text")).to_contain_text("ON")
+    page.click("#reset")  # the pointer is elsewhere: the last point is refreshed too
+    expect(page.locator("#steps")).to_have_text("Step 0 / 6")
+    expect(inspector).not_to_contain_text("android:id/switch_widget")
+
+
+def test_the_task_picker_searches_ids_apps_and_instructions(server, page):
+    _app, url, _root = server
+    every = tasks.all_tasks()
+
+    def matching(query: str) -> list[str]:
+        words = query.lower().split()
+        return [t.id for t in every
+                if all(w in f"{t.id} {t.app} {t.goal}".lower() for w in words)]
+
+    page.goto(url + "#play")
+    options = page.locator("#task option")
+    expect(options).to_have_count(len(every))
+    expect(page.locator("#task-count")).to_have_text(f"{len(every)} tasks")
+    search = page.get_by_label("Search tasks")
+    for query in ["airplane", "CALCULATOR", "trash the", "alarm weekend"]:
+        search.fill(query)
+        wanted = matching(query)
+        assert wanted, query
+        expect(options).to_have_count(len(wanted))
+        assert options.evaluate_all("os => os.map((o) => o.value)") == wanted
+        expect(page.locator("#task-count")).to_have_text(
+            f"{len(wanted)} of {len(every)} tasks match")
+    assert "photos/go_to_trash_page_in_photo" in matching("trash the")  # 'the': its goal only
+    search.fill("no such task zzz")
+    expect(options).to_have_count(0)
+    expect(page.locator("#start")).to_be_disabled()
+    # by keyboard: type into the search, arrow down into the list, Enter starts the phone
+    search.fill("")
+    search.focus()
+    page.keyboard.type("airplane mode on")
+    first = matching("airplane mode on")[0]
+    expect(page.locator("#task")).to_have_value(first)
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#task")).to_be_focused()
+    search.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#goal")).to_contain_text(first)
+    expect(page.locator("#steps")).to_have_text(re.compile(r"^Step 0 / \d+$"))
+
+
+def test_a_wide_success_table_scrolls_in_its_box_not_the_window(server, browser):
+    """The report's and the run view's task x configuration table of 40 configurations:
+    the page stays within a 1280-px window; the table scrolls in its own box."""
+    from bmoca.eval import report
+
+    _app, url, root = server
+    built = report.build(root / "runs" / "wide", root / "wide-report", with_plots=False)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        for target, box in [(built.html.as_uri(), "div.wide"), (url + "#runs/wide", "#run-tables .wide")]:
+            page.goto(target)
+            wide = page.locator(box).filter(has_text="train_env_039").first
+            expect(wide).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1280, target
+            assert wide.evaluate("d => d.scrollWidth > d.clientWidth"), target  # it scrolls
+    finally:
+        context.close()

@@ -328,6 +328,7 @@ pre{background:#f6f6f6;padding:8px;white-space:pre-wrap;word-break:break-word;ma
 .shot img{width:100%;display:block;border:1px solid #ccc}
 .shot svg{position:absolute;left:0;top:0;width:100%;height:100%}
 .meta{color:#555}img.plot{max-width:100%;border:1px solid #eee;margin:8px 0}
+.wide{overflow-x:auto;max-width:100%}
 """
 
 
@@ -353,7 +354,9 @@ def _html_table(header: list[str], rows: list[list[str]], links: dict[str, str] 
             else:
                 cells.append(f"<td>{_e(c)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    # a wide table (many configurations) scrolls in its own box, not the whole page
+    return (f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
 def _status(e: EpisodeRow) -> str:

@@ -132,7 +132,7 @@ def create_app(*, demos: str | Path = "demos/human", runs: str | Path = "runs",
     def task_list() -> list[dict[str, Any]]:
         from bmoca import tasks
 
-        return [{"id": t.id, "goal": t.goal, "step_limit": t.step_limit}
+        return [{"id": t.id, "app": t.app, "goal": t.goal, "step_limit": t.step_limit}
                 for t in tasks.all_tasks()]
 
     @app.get("/api/configs")
@@ -164,9 +164,14 @@ def create_app(*, demos: str | Path = "demos/human", runs: str | Path = "runs",
         with sessions.use(phone_id) as phone:
             return _with(phone_id, phone)
 
-    @app.get("/api/phones/{phone_id}/screen/{frame}.png")
-    def screen(phone_id: str, frame: int) -> Response:
+    @app.get("/api/phones/{phone_id}/screen/{episode}/{frame}.png")
+    def screen(phone_id: str, episode: int, frame: int) -> Response:
+        """A frame of an episode; cacheable for an hour because the URL names the episode
+        (frame numbers restart at 0 after a reset, so a URL must never be reused)."""
         with sessions.use(phone_id) as phone:
+            if episode != phone.played:
+                raise UiError(f"phone {phone_id} is playing episode {phone.played}; episode "
+                              f"{episode}'s screens are gone", 404)
             if not 0 <= frame < len(phone.screens):
                 raise UiError(f"phone {phone_id} has no frame {frame} in this episode", 404)
             png = phone.screens[frame]

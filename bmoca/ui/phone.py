@@ -143,12 +143,16 @@ class Phone:
         self.env = BmocaEnv(self.task, self.config, self.pool, observation=("xml", "text"),
                             action="json", render_mode="rgb_array")
         self.episodes = 0
+        self.played = -1
+        """The number of the episode on the screen, from 0: it names the screens' URLs,
+        so the browser's cache never shows an earlier episode's frame of the same number."""
         self.reset()
 
     # -- an episode --------------------------------------------------------------------
     def reset(self) -> None:
         """Start a new episode of the same task on the same configuration."""
         self.observation, _info = self.env.reset(seed=self.seed)
+        self.played += 1
         self.steps: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []
         self.screens: list[bytes] = []
@@ -215,7 +219,7 @@ class Phone:
                 "success": self.env.success, "ended": self.ended,
                 "ending": self._ending() if self.ended else None,
                 "width": self.screen.width, "height": self.screen.height,
-                "frame": len(self.screens) - 1, "nodes": self.nodes,
+                "episode": self.played, "frame": len(self.screens) - 1, "nodes": self.nodes,
                 "history": self.history, "detector": self.trace,
                 "recorded": self.recorded, "episodes_recorded": self.episodes}
 

@@ -6,6 +6,9 @@ const $ = (id) => document.getElementById(id);
 const LONG_PRESS_MS = 500;
 let phone = null;          // the state the server last sent for this tab's phone
 let pollTimer = null;
+let tasks = [];            // the catalogue, for the task picker's search
+let pointer = null;        // the phone pixel last hovered: the inspector shows what is there now
+let hovering = false;      // whether the mouse is over the screen (the highlight is drawn)
 
 function esc(value) {
   return String(value ?? "").replace(/[&<>"']/g, (c) => (
@@ -46,17 +49,35 @@ async function api(method, path, body) {
 // -- play ---------------------------------------------------------------------------------
 
 async function loadCatalogue() {
-  const [tasks, configs] = await Promise.all([api("GET", "/api/tasks"), api("GET", "/api/configs")]);
-  $("task").innerHTML = tasks.map((t) => `<option value="${esc(t.id)}">${esc(t.id)}</option>`).join("");
+  let configs;
+  [tasks, configs] = await Promise.all([api("GET", "/api/tasks"), api("GET", "/api/configs")]);
+  filterTasks();
   const wanted = "settings/turn_on_airplane_mode";
   if (tasks.some((t) => t.id === wanted)) $("task").value = wanted;
   $("config-list").innerHTML = configs.map((c) =>
     `<option value="${esc(c.id)}">${esc(c.split)} · ${esc(c.device)} · ${esc(c.locale)}</option>`).join("");
 }
 
+// The picker lists the tasks whose id, app or instruction contain every word of the search.
+function filterTasks() {
+  const words = $("task-search").value.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = tasks.filter((t) => {
+    const text = `${t.id} ${t.app} ${t.goal}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+  const kept = $("task").value;
+  $("task").innerHTML = shown.map((t) =>
+    `<option value="${esc(t.id)}" title="${esc(t.goal)}">${esc(t.id)}</option>`).join("");
+  if (shown.some((t) => t.id === kept)) $("task").value = kept;
+  $("task-count").textContent = words.length ?
+    `${shown.length} of ${tasks.length} tasks match` : `${tasks.length} tasks`;
+  $("start").disabled = shown.length === 0;
+}
+
 async function start(event) {
   event.preventDefault();
   clearError();
+  if (!$("task").value) { showError("no task matches the search; change it to pick one"); return; }
   const body = {task: $("task").value, config: $("config").value.trim(),
                 seed: parseInt($("seed").value || "0", 10)};
   if ($("locale").value.trim()) body.locale = $("locale").value.trim();
@@ -69,7 +90,7 @@ async function start(event) {
 function show(state) {
   phone = state;
   $("play-area").hidden = false;
-  $("screen").src = `/api/phones/${state.phone}/screen/${state.frame}.png`;
+  $("screen").src = `/api/phones/${state.phone}/screen/${state.episode}/${state.frame}.png`;
   $("phone").style.aspectRatio = `${state.width} / ${state.height}`;
   $("goal").textContent = `${state.goal} — ${state.task} on ${state.config} (seed ${state.seed})`;
   $("steps").textContent = `Step ${state.step} / ${state.step_limit}`;
@@ -86,6 +107,7 @@ function show(state) {
     `<li><code>${esc(JSON.stringify(h.json_action))}</code> discrete ${esc(h.discrete ?? "—")}` +
     `${h.error ? ` <span class="err">${esc(h.error)}</span>` : ""}</li>`).join("");
   $("detector").textContent = state.detector.join("\n");
+  inspect();   // what is under the pointer now, after the step
 }
 
 function actionRows(h) {
@@ -135,7 +157,21 @@ function onUp(event) {
 
 function onHover(event) {
   if (!phone) return;
-  const {x, y} = toPhone(event);
+  pointer = toPhone(event);
+  hovering = true;
+  inspect();
+}
+
+function onLeave() {
+  hovering = false;
+  $("highlight").style.display = "none";
+}
+
+// The inspector reads the current observation's nodes, so a step refreshes it (a switch
+// just flipped shows its new state) even when the mouse has not moved.
+function inspect() {
+  if (!phone || !pointer) return;
+  const {x, y} = pointer;
   let best = null;
   for (const n of phone.nodes) {
     const [x1, y1, x2, y2] = n.bounds;
@@ -145,10 +181,14 @@ function onHover(event) {
     }
   }
   const hl = $("highlight");
-  if (!best) { hl.style.display = "none"; return; }
+  if (!best) {
+    hl.style.display = "none";
+    $("inspector").innerHTML = `<tr><th>pointer</th><td>(${x}, ${y}): no element</td></tr>`;
+    return;
+  }
   const sx = 100 / phone.width, sy = 100 / phone.height;
   const [x1, y1, x2, y2] = best.bounds;
-  Object.assign(hl.style, {display: "block", left: `${x1 * sx}%`, top: `${y1 * sy}%`,
+  Object.assign(hl.style, {display: hovering ? "block" : "none", left: `${x1 * sx}%`, top: `${y1 * sy}%`,
                            width: `${(x2 - x1) * sx}%`, height: `${(y2 - y1) * sy}%`});
   const rows = [["pointer", `(${x}, ${y})`], ["bounds", `[${x1},${y1}][${x2},${y2}]`],
     ["resource id", best.resource_id], ["class", best.class], ["text", best.text],
@@ -201,10 +241,10 @@ async function showRun(name) {
   $("run-progress").textContent = `${data.finished} of ${data.planned} episodes finished` +
     (data.finished < data.planned ? " (updating live)" : "");
   $("run-tables").innerHTML = data.tables.map((t) =>
-    `<h3>Agent <code>${esc(t.agent)}</code>: ${pct(t.overall)}</h3><table class="success"><thead><tr>` +
+    `<h3>Agent <code>${esc(t.agent)}</code>: ${pct(t.overall)}</h3><div class="wide"><table class="success"><thead><tr>` +
     `<th>task</th><th>all</th>${t.configs.map((c) => `<th>${esc(c)}</th>`).join("")}</tr></thead><tbody>` +
     t.rows.map((r) => `<tr><td>${esc(r.task)}</td><td>${pct(r.rate)}</td>` +
-      r.cells.map((c) => `<td>${pct(c)}</td>`).join("") + "</tr>").join("") + "</tbody></table>").join("");
+      r.cells.map((c) => `<td>${pct(c)}</td>`).join("") + "</tr>").join("") + "</tbody></table></div>").join("");
   const select = $("filter-config");
   if (select.options.length === 1) {
     select.innerHTML += data.configs.map((c) => `<option>${esc(c)}</option>`).join("");
@@ -296,7 +336,11 @@ function init() {
   $("screen").addEventListener("mousedown", onDown);
   window.addEventListener("mouseup", (e) => { if (press) onUp(e); });
   $("screen").addEventListener("mousemove", onHover);
-  $("screen").addEventListener("mouseleave", () => { $("highlight").style.display = "none"; });
+  $("screen").addEventListener("mouseleave", onLeave);
+  $("task-search").addEventListener("input", filterTasks);
+  $("task-search").addEventListener("keydown", (e) => {
+    if (e.key === "ArrowDown") { e.preventDefault(); $("task").focus(); }
+  });
   for (const b of document.querySelectorAll(".keys button")) {
     b.addEventListener("click", () => send({gesture: "key", key: b.dataset.key}).catch(() => {}));
   }
@@ -313,7 +357,8 @@ function init() {
     $(id).addEventListener("input", () => route());
   }
   $("filters").addEventListener("submit", (e) => e.preventDefault());
-  window.addEventListener("hashchange", route);
+  // a message belongs to the view it came from: switching views dismisses it
+  window.addEventListener("hashchange", () => { clearError(); route(); });
   loadCatalogue().catch(() => {});
   route();
 }
