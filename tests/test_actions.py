@@ -414,3 +414,17 @@ def test_json_labels():
 def test_malformed_json_actions_name_the_field(action, needle):
     with pytest.raises(InvalidAction, match=needle):
         _json(action)
+
+
+def test_a_model_answer_with_a_huge_string_index_is_the_agents_invalid_action():
+    """A T3A/M3A answer whose index is a 5,000-digit string: an invalid action of the
+    agent's (counted, episode goes on), never a ValueError that makes the episode an
+    infrastructure error."""
+    mode = JsonActions()
+    answer = ('Reason: tap it\nAction: {"action_type": "click", "index": "'
+              + "9" * 5000 + '"}')
+    with pytest.raises(InvalidAction, match="5000-digit index"):
+        mode.parse(answer)
+    with pytest.raises(InvalidAction, match="4400-digit index"):
+        mode.convert({"action_type": "long_press", "index": " " + "7" * 4400},
+                     Screen(1080, 2160))

@@ -605,6 +605,9 @@ class JsonActions(ActionMode):
         if "index" in fields:
             index = fields["index"]
             if isinstance(index, str) and re.fullmatch(r"\s*\d+\s*", index):
+                if len(index.strip()) > 9:  # no screen has a billion elements; no 4,300-digit parse
+                    raise InvalidAction(f"{kind}: no element with a {len(index.strip())}-digit "
+                                        "index")
                 index = int(index)
             if isinstance(index, bool) or not isinstance(index, int):
                 raise InvalidAction(f"field 'index' must be an integer, got {index!r}")
