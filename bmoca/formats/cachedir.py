@@ -118,7 +118,7 @@ def budget_bytes() -> int:
         megabytes = float(value)
     except ValueError:
         megabytes = -1.0
-    if not megabytes >= 0:  # also NaN
+    if not 0 <= megabytes < float("inf"):  # also NaN; a cache is bounded
         raise ValueError(f"{BUDGET_ENV} must be a number of megabytes (0 or more), "
                          f"not {value!r}")
     return int(megabytes * (1 << 20))
