@@ -151,3 +151,18 @@ def test_a_bad_cache_budget_in_the_environment_is_one_line(tmp_path, budget):
     assert result.stderr.strip().splitlines() == [
         f"bmoca: error: BMOCA_CACHE_MB must be a number of megabytes (0 or more), not {budget!r}"]
     assert not (tmp_path / "shot.png").exists()
+
+
+@pytest.mark.parametrize("table, cell, value", [
+    ("episodes", "steps", "'abc'"), ("episodes", "reward", "'x'"),
+    ("episodes", "wall_s", "'zz'"), ("steps", "reward", "'high'")])
+def test_a_report_on_a_store_with_a_wrong_typed_cell_is_one_line(tmp_path, table, cell, value):
+    run = tmp_path / "run"
+    first = bmoca(*EVAL, "--out", str(run), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    with sqlite3.connect(run / "results.sqlite") as db:
+        db.execute(f"UPDATE {table} SET {cell} = {value}")
+    result = bmoca("report", str(run), cwd=tmp_path)
+    assert result.returncode == 2
+    line, = result.stderr.strip().splitlines()
+    assert f"{cell} of episode" in line and "should be" in line and "damaged or edited" in line

@@ -281,6 +281,30 @@ def _bool(value: int | None) -> bool | None:
     return None if value is None else bool(value)
 
 
+_NUMBER_CELLS = {"repeat": int, "seed": int, "success": int, "steps": int,
+                 "invalid_actions": int, "reward": float, "terminated": int, "truncated": int,
+                 "started": float, "finished": float, "wall_s": float, "reset_s": float,
+                 "input_tokens": int, "output_tokens": int, "cost_usd": float, "step": int,
+                 "valid": int, "step_s": float, "agent_s": float}
+"""Cells that hold numbers (SQLite keeps whatever type a hand edit writes into a cell)."""
+
+
+def _numbers(path: Path, row: dict[str, Any], where: str) -> dict[str, Any]:
+    """`row` with its number cells checked: a damaged or hand-edited cell ('abc' where a
+    count belongs) is a StoreError naming it, never a TypeError deep in a report."""
+    for name, kind in _NUMBER_CELLS.items():
+        value = row.get(name)
+        if value is None or name not in row:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                kind is int and not float(value).is_integer()):
+            expected = "an integer" if kind is int else "a number"
+            raise StoreError(f"{path}: {name} of {where} should be {expected}, got "
+                             f"{_short(value)} (a damaged or edited store)")
+        row[name] = kind(value)
+    return row
+
+
 def _int(value: bool | None) -> int | None:
     return None if value is None else int(bool(value))
 
@@ -669,6 +693,7 @@ class Store:
         out = []
         for r in rows:
             row = dict(zip((f.name for f in fields(EpisodeRow)), r, strict=True))
+            row = _numbers(self.path, row, f"episode {row['episode_id']}")
             for name in ("success", "terminated", "truncated"):
                 row[name] = _bool(row[name])
             row["detector_trace"] = _cell(self.path, row["detector_trace"], (list, dict),
@@ -683,23 +708,26 @@ class Store:
             f"SELECT {_STEP_COLS} FROM steps WHERE episode_id=? ORDER BY step",
             (episode_id,),
         )
+        checked = [(r, _numbers(self.path, {"step": r[1], "valid": r[4], "reward": r[6],
+                                            "success": r[7], "step_s": r[8], "agent_s": r[9]},
+                                f"episode {episode_id} step {r[1]}")) for r in rows]
         return [
             StepRow(
                 episode_id=r[0],
-                step=r[1],
+                step=n["step"],
                 action=r[2],
                 action_label=r[3],
-                valid=bool(r[4]),
+                valid=bool(n["valid"]),
                 error=r[5],
-                reward=r[6],
-                success=_bool(r[7]),
-                step_s=r[8],
-                agent_s=r[9],
+                reward=n["reward"],
+                success=_bool(n["success"]),
+                step_s=n["step_s"],
+                agent_s=n["agent_s"],
                 info=_cell(self.path, r[10], dict, f"info of episode {episode_id} step {r[1]}")
                 or {},
                 screenshot=r[11],
                 agent_output=_cell(self.path, r[12], dict,
                                    f"agent_output of episode {episode_id} step {r[1]}"),
             )
-            for r in rows
+            for r, n in checked
         ]
