@@ -110,6 +110,30 @@ def device_target(value: str) -> str:
     raise bad("--device", f"{value!r}; valid: {DEVICE_HELP}")
 
 
+# README, "Exit status": a phone that could not be reached is status 1 (bad input is 2).
+UNREACHABLE_EXIT = 1
+
+
+def unreachable(exc: object) -> typer.Exit:
+    """A device that is not there: the device layer's advice as one `error:` line, and the
+    exit every command gives for it (never a traceback)."""
+    error_line(exc)
+    return typer.Exit(UNREACHABLE_EXIT)
+
+
+def check_reachable(target: str) -> None:
+    """Fail fast, before any work, when a device over ADB is not attached or no adb server
+    answers: `connect` alone only names the device, the first command would fail later."""
+    if target == "sim":
+        return
+    from bmoca.device import DeviceError, connect
+
+    try:
+        connect(target).shell("true")
+    except DeviceError as exc:
+        raise unreachable(exc) from None
+
+
 def select_tasks(specs: Sequence[str] | None, ids: Sequence[str] | None = None,
                  default: str | None = None, task_split: str | None = None):
     """Tasks from `--tasks` specs and exact `--task` ids, in order, without repeats, kept

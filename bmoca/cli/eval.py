@@ -17,6 +17,7 @@ from bmoca.cli.common import (
     TASK_SPLIT_HELP,
     TASKS_HELP,
     bad,
+    check_reachable,
     choice,
     config_ids,
     console,
@@ -108,19 +109,6 @@ def terminate_like_ctrl_c() -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
-
-
-def _check_reachable(target: str) -> None:
-    """Fail fast, with the device layer's own advice, when a real device is not there."""
-    if target == "sim":
-        return
-    from bmoca.device import DeviceError, connect
-
-    try:
-        connect(target).shell("true")
-    except DeviceError as exc:
-        error_line(exc)
-        raise typer.Exit(1) from None
 
 
 def _agent_options(items: list[str] | None, no_cache: bool) -> dict[str, str]:
@@ -229,7 +217,7 @@ def evaluate_command(
     if dry_run:
         _dry_run(agent, task_list, chosen_configs, repeats, limit, options, as_json)
         return
-    _check_reachable(device)
+    check_reachable(device)
     executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
     if save_screens is None:  # model agents (they expose `last_call`) get screens by default
         save_screens = hasattr(built, "last_call")
@@ -582,7 +570,7 @@ def validate(
     device = device_target(device)
     if device != "sim":
         workers = 1
-    _check_reachable(device)
+    check_reachable(device)
     executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
     if near:
         from bmoca.cli import near_misses

@@ -73,6 +73,13 @@ def main() -> None:
         name = f": {exc.filename}" if exc.filename else ""
         sys.stderr.write(f"{where}: error: {exc.strerror or exc}{name}\n")
         sys.exit(2)
+    except Exception as exc:
+        device = sys.modules.get("bmoca.device")  # loaded only by commands that use a phone
+        if device is None or not isinstance(exc, device.DeviceError):
+            raise
+        from bmoca.cli.common import unreachable  # a phone that went away mid-command
+
+        sys.exit(unreachable(exc).exit_code)
     sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -93,15 +100,16 @@ def _config(config_id: str, locale_tag: str | None = None, dark: bool | None = N
 
 def _open_device(config_id: str, locale_tag: str | None, dark: bool | None,
                  device: str = "sim"):
-    from bmoca.cli.common import device_target
+    from bmoca.cli.common import check_reachable, device_target, unreachable
     from bmoca.device import DeviceError, connect
 
     config = _config(config_id, locale_tag, dark)  # bad values fail before any phone starts
+    target = device_target(device)
+    check_reachable(target)
     try:
-        return connect(device_target(device), config)
+        return connect(target, config)
     except DeviceError as exc:
-        error_line(exc)
-        raise typer.Exit(1) from None
+        raise unreachable(exc) from None
 
 
 def list_configs(split: str = typer.Option("all", help="train, test or all"),
