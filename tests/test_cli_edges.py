@@ -65,3 +65,23 @@ def test_a_run_of_a_real_device_is_not_resumed_on_the_simulator(tmp_path):
     assert 'device: "adb:emulator-5554" stored, "sim" now' in lines[0]
     with Store(run) as store:
         assert store.episodes() == []
+
+
+def test_split_case_is_normalised_so_a_rerun_resumes_the_same_run(tmp_path):
+    first = bmoca("eval", "--agent", "expert", "--task", TASK, "--split", "test", "--limit", "1",
+                  "--json", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    again = bmoca("eval", "--agent", "expert", "--task", TASK, "--split", "Test", "--limit", "1",
+                  "--json", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [
+        "expert-settings_turn_on_wifi-test"]
+    with Store(tmp_path / "runs" / "expert-settings_turn_on_wifi-test") as store:
+        assert [r.spec["split"] for r in store.runs()] == ["test"]
+        assert len(store.episodes()) == 1
+    listed = bmoca("configs", "--split", "TRAIN", cwd=tmp_path)
+    assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 36
+    cased = bmoca("eval", "--agent", "expert", "--tasks", "settings", "--task-split",
+                  "Train-App", "--split", "TEST", "--limit", "1", "--json", cwd=tmp_path)
+    assert cased.returncode == 0, cased.stderr
+    assert '"runs/expert-settings_train-app-test"' in cased.stdout

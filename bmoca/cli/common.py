@@ -100,7 +100,27 @@ def choice(param: str, value: str, choices: Sequence[str]) -> str:
 
 
 def check_split(value: str) -> str:
+    """A --split in its canonical case (`Test` is `test`: one run, not a second one)."""
     return choice("--split", value, SPLITS)
+
+
+def canonical_task_split(value: str | None) -> str | None:
+    """A --task-split as `splits.parse` reads it (lower case, no blanks), so that the run
+    directory named after it is the same however it was typed; checked where it is used."""
+    if value is None:
+        return None
+    return ",".join(n.strip().lower() for n in value.split(",") if n.strip())
+
+
+def split_option(default: str, help: str = "train, test or all configurations") -> Any:
+    """`--split train|test|all`, any case, normalised before the command sees it."""
+    return typer.Option(default, "--split", help=help, metavar="SPLIT", callback=check_split)
+
+
+def task_split_option() -> Any:
+    """`--task-split`, any case, normalised before the command sees it."""
+    return typer.Option(None, "--task-split", help=TASK_SPLIT_HELP, metavar="SPLITS",
+                        callback=canonical_task_split)
 
 
 def device_target(value: str) -> str:

@@ -10,13 +10,14 @@ import typer
 from bmoca.cli import executors
 from bmoca.cli.common import (
     TASK_HELP,
-    TASK_SPLIT_HELP,
     TASKS_HELP,
     choice,
     config_ids,
     console,
     error_line,
     select_tasks,
+    split_option,
+    task_split_option,
     writable_dir,
 )
 
@@ -29,8 +30,8 @@ def demos_generate(
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: "
                                          "settings]", show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
-    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
-    split: str = typer.Option("train", help="train, test or all configurations "
+    task_split: str = task_split_option(),
+    split: str = split_option("train", "train, test or all configurations "
                               "(demonstrations are training data: train by default)"),
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids, ranges "
                                     "such as train_env_000..006 or random_train_0..99 "

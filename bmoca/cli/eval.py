@@ -14,7 +14,6 @@ from bmoca.cli.common import (
     DEVICE_HELP,
     JSON_HELP,
     TASK_HELP,
-    TASK_SPLIT_HELP,
     TASKS_HELP,
     bad,
     check_reachable,
@@ -26,6 +25,8 @@ from bmoca.cli.common import (
     error_line,
     print_json,
     select_tasks,
+    split_option,
+    task_split_option,
     tasks_label,
     writable_dir,
     write_last_screens,
@@ -134,8 +135,8 @@ def evaluate_command(
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: "
                                          "settings]", show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
-    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
-    split: str = typer.Option("test", help="train, test or all configurations"),
+    task_split: str = task_split_option(),
+    split: str = split_option("test"),
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids, ranges "
                                     "such as train_env_000..006 or random_train_0..99 "
                                     "(overrides --split)"),
@@ -530,8 +531,8 @@ def validate(
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: all]",
                                          show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
-    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
-    split: str = typer.Option("all", help="train, test or all configurations"),
+    task_split: str = task_split_option(),
+    split: str = split_option("all"),
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids "
                                     "or ranges (train_env_000..006)"),
     workers: int = typer.Option(1, min=1, help="worker processes"),

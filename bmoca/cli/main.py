@@ -24,6 +24,7 @@ from bmoca.cli.common import (
     emit,
     error_line,
     locale,
+    split_option,
     writable_dir,
 )
 
@@ -112,7 +113,7 @@ def _open_device(config_id: str, locale_tag: str | None, dark: bool | None,
         raise unreachable(exc) from None
 
 
-def list_configs(split: str = typer.Option("all", help="train, test or all"),
+def list_configs(split: str = split_option("all", "train, test or all"),
                  as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """List the device configurations (the 45 B-MoCA environments)."""
     from bmoca import configs
