@@ -3,7 +3,9 @@ case, `demos list DIR`, `python -m bmoca`, readable help, and the AVD doctor/dry
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -85,3 +87,64 @@ def test_split_case_is_normalised_so_a_rerun_resumes_the_same_run(tmp_path):
                   "Train-App", "--split", "TEST", "--limit", "1", "--json", cwd=tmp_path)
     assert cased.returncode == 0, cased.stderr
     assert '"runs/expert-settings_train-app-test"' in cased.stdout
+
+
+def test_demos_list_takes_the_directory_as_an_argument_or_data(tmp_path):
+    made = bmoca("demos", "generate", "--task", TASK, "--configs", "train_env_000",
+                 "--out", "d", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    positional = bmoca("demos", "list", "d", "--json", cwd=tmp_path)
+    assert positional.returncode == 0, positional.stderr
+    assert [row["task"] for row in json.loads(positional.stdout)] == [TASK]
+    assert bmoca("demos", "list", "--data", "d", "--json", cwd=tmp_path).stdout == \
+        positional.stdout
+    neither = bmoca("demos", "list", cwd=tmp_path)
+    assert neither.returncode == 2 and neither.stderr.count("\n") == 1
+    assert "DIR" in neither.stderr
+    (tmp_path / "other").mkdir()
+    both = bmoca("demos", "list", "d", "--data", "other", cwd=tmp_path)
+    assert both.returncode == 2 and "--data" in both.stderr
+
+
+def test_python_dash_m_bmoca_is_the_command(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "bmoca", "--help"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    assert result.returncode == 0, result.stderr
+    assert "Usage: python -m bmoca [OPTIONS] COMMAND" in result.stdout
+    assert "eval" in result.stdout and "demos" in result.stdout
+
+
+def _helps(command, ctx=None):
+    """(command path, help text at 80 columns, the command) for every command."""
+    from bmoca.cli.help import HelpContext
+
+    ctx = HelpContext(command, info_name=command.name or "bmoca", parent=ctx,
+                      terminal_width=80)
+    yield ctx.command_path, command.get_help(ctx), command
+    for sub in getattr(command, "commands", {}).values():
+        yield from _helps(sub, ctx)
+
+
+def test_help_has_plain_metavars_and_never_cuts_a_word():
+    from bmoca.cli.main import command
+
+    helps = list(_helps(command()))
+    assert len(helps) > 20
+    for path, text, cmd in helps:
+        options = text.partition("\nOptions:\n")[2]
+        assert not re.search(r"<(list\[|int|float|str|path)", options), (path, options)
+        words = set(text.split())
+        for param in cmd.params:
+            if getattr(param, "hidden", False):
+                continue
+            for word in (param.help or "").split():  # each word whole, on one line
+                assert word in words, (path, param.name, word)
+    by_path = {path: text for path, text, _ in helps}
+    evaluate_help = by_path["bmoca eval"]
+    for shown in ("--tasks SPEC", "--task ID", "--seed N", "--repeats N", "--out PATH",
+                  "--device TARGET", "-o, --agent-option KEY=VALUE", "[default: settings]",
+                  "[llm|mllm|t3a|m3a/]<provider>:<model>[@<base_url>]"):
+        assert shown in evaluate_help
+    assert "--gamma X" in by_path["bmoca train ppo"]
+    assert "--data DIR" in by_path["bmoca demos list"]

@@ -147,14 +147,22 @@ def demos_export(
 
 @demos_app.command("list")
 def demos_list(
-    data: Path = typer.Option(..., help="dataset directory (`bmoca demos generate`, or the "
-                              "human recordings of `bmoca ui`)"),
+    directory: Path = typer.Argument(None, metavar="DIR", show_default=False,
+                                     help="dataset directory (`bmoca demos generate`, or the "
+                                     "human recordings of `bmoca ui`)"),
+    data: Path = typer.Option(None, metavar="DIR", help="the dataset directory, as the other "
+                              "demos commands take it (same as DIR)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON for scripts"),
 ) -> None:
     """List a dataset's episodes: task, configuration, steps, and who played them."""
-    from bmoca.cli.common import emit
+    from bmoca.cli.common import bad, emit
     from bmoca.demos import DemoError, load
 
+    if directory is not None and data is not None and directory != data:
+        raise bad("--data", f"{data} and DIR {directory} name two datasets; give one")
+    data = directory if directory is not None else data
+    if data is None:
+        raise bad("DIR", "missing: give the dataset directory, e.g. bmoca demos list demos/expert")
     try:
         dataset = load(data)
     except DemoError as exc:

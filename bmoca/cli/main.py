@@ -53,10 +53,20 @@ def _root(version: bool = typer.Option(False, "--version", is_eager=True,
     """bmoca: a benchmark and simulated Android phone for phone-control agents."""
 
 
+def command():
+    """`app` as the click command the console script runs, with readable help
+    (`bmoca.cli.help`: plain-word metavars, text wrapped between words)."""
+    from bmoca.cli.help import readable
+
+    built = typer.main.get_command(app)
+    readable(built)
+    return built
+
+
 def main() -> None:
     """The console script: a bad value or usage is one line on stderr, exit 2."""
     try:
-        code = app(standalone_mode=False)
+        code = command().main(standalone_mode=False)
     except click_exceptions.NoArgsIsHelpError as exc:
         exc.show()
         sys.exit(0)
