@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bmoca.agents",),
     ("bmoca.eval", "bmoca.demos.generate"),
     ("bmoca.ui",),  # the web page plays, records and browses runs: above eval, below cli
-    ("bmoca.cli",),
+    ("bmoca.cli", "bmoca.__main__"),  # `python -m bmoca` is the command line
 )
 """Bottom to top; a module belongs to the layer of its longest matching prefix."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import typer
@@ -44,20 +45,24 @@ def build(
     from bmoca.device import avd
 
     chosen = _configs(config_spec)
-    found = avd.find_apks(apks) if apks else {}
-    if not dry_run:
-        for app, version in avd.APKS.items():
-            state = str(found[app]) if app in found else "missing (tasks on it will fail)"
-            console.print(f"APK {app}: needs {version}: {state}")
-    plan = avd.plan(chosen, found)
+    if apks is not None and not apks.is_dir():
+        raise typer.BadParameter(f"{apks} is not a directory", param_hint="--apks")
+    states = avd.apk_states(apks)
+    plan = avd.plan(chosen, avd.usable_apks(apks))
     if dry_run:
         if as_json:
-            print(json.dumps([{"argv": s.argv, "background": s.background, "note": s.note}
-                              for s in plan.steps], indent=1))
+            print(json.dumps([{"argv": s.argv, "background": s.background, "note": s.note,
+                               "generated": s.generated} for s in plan.steps], indent=1))
+            for line in _apk_lines(states):  # the JSON on stdout stays the command list
+                sys.stderr.write(f"# {line}\n")
         else:
+            for line in _apk_lines(states):
+                print(f"# {line}")
             for step in plan.steps:
                 print(step.text())
         return
+    for line in _apk_lines(states):
+        console.print(line, markup=False, highlight=False)
     missing = [c for c in avd.doctor(apks) if not c.ok and not c.name.startswith("APK")]
     if missing:
         for check in missing:
@@ -79,6 +84,20 @@ def build(
             for proc in background:
                 proc.terminate()
             raise typer.Exit(1)
+
+
+def _apk_lines(states) -> list[str]:
+    """What the build does with each third-party APK: installs it, or why it cannot."""
+    from bmoca.device.avd import APKS
+
+    lines = []
+    for apk in states:
+        if apk.ok:
+            lines.append(f"APK {apk.app}: installs {apk.path} ({APKS[apk.app]})")
+        else:
+            lines.append(f"APK {apk.app}: {apk.detail()}: not installed, tasks on it will "
+                         f"fail; {apk.fix()}")
+    return lines
 
 
 def _push_generated(argv: list[str]) -> None:

@@ -100,7 +100,27 @@ def choice(param: str, value: str, choices: Sequence[str]) -> str:
 
 
 def check_split(value: str) -> str:
+    """A --split in its canonical case (`Test` is `test`: one run, not a second one)."""
     return choice("--split", value, SPLITS)
+
+
+def canonical_task_split(value: str | None) -> str | None:
+    """A --task-split as `splits.parse` reads it (lower case, no blanks), so that the run
+    directory named after it is the same however it was typed; checked where it is used."""
+    if value is None:
+        return None
+    return ",".join(n.strip().lower() for n in value.split(",") if n.strip())
+
+
+def split_option(default: str, help: str = "train, test or all configurations") -> Any:
+    """`--split train|test|all`, any case, normalised before the command sees it."""
+    return typer.Option(default, "--split", help=help, metavar="SPLIT", callback=check_split)
+
+
+def task_split_option() -> Any:
+    """`--task-split`, any case, normalised before the command sees it."""
+    return typer.Option(None, "--task-split", help=TASK_SPLIT_HELP, metavar="SPLITS",
+                        callback=canonical_task_split)
 
 
 def device_target(value: str) -> str:
@@ -108,6 +128,30 @@ def device_target(value: str) -> str:
     if value == "sim" or value == "adb" or (value.startswith("adb:") and len(value) > 4):
         return value
     raise bad("--device", f"{value!r}; valid: {DEVICE_HELP}")
+
+
+# README, "Exit status": a phone that could not be reached is status 1 (bad input is 2).
+UNREACHABLE_EXIT = 1
+
+
+def unreachable(exc: object) -> typer.Exit:
+    """A device that is not there: the device layer's advice as one `error:` line, and the
+    exit every command gives for it (never a traceback)."""
+    error_line(exc)
+    return typer.Exit(UNREACHABLE_EXIT)
+
+
+def check_reachable(target: str) -> None:
+    """Fail fast, before any work, when a device over ADB is not attached or no adb server
+    answers: `connect` alone only names the device, the first command would fail later."""
+    if target == "sim":
+        return
+    from bmoca.device import DeviceError, connect
+
+    try:
+        connect(target).shell("true")
+    except DeviceError as exc:
+        raise unreachable(exc) from None
 
 
 def select_tasks(specs: Sequence[str] | None, ids: Sequence[str] | None = None,

@@ -10,13 +10,14 @@ import typer
 from bmoca.cli import executors
 from bmoca.cli.common import (
     TASK_HELP,
-    TASK_SPLIT_HELP,
     TASKS_HELP,
     choice,
     config_ids,
     console,
     error_line,
     select_tasks,
+    split_option,
+    task_split_option,
     writable_dir,
 )
 
@@ -29,8 +30,8 @@ def demos_generate(
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: "
                                          "settings]", show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
-    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
-    split: str = typer.Option("train", help="train, test or all configurations "
+    task_split: str = task_split_option(),
+    split: str = split_option("train", "train, test or all configurations "
                               "(demonstrations are training data: train by default)"),
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids, ranges "
                                     "such as train_env_000..006 or random_train_0..99 "
@@ -146,14 +147,22 @@ def demos_export(
 
 @demos_app.command("list")
 def demos_list(
-    data: Path = typer.Option(..., help="dataset directory (`bmoca demos generate`, or the "
-                              "human recordings of `bmoca ui`)"),
+    directory: Path = typer.Argument(None, metavar="DIR", show_default=False,
+                                     help="dataset directory (`bmoca demos generate`, or the "
+                                     "human recordings of `bmoca ui`)"),
+    data: Path = typer.Option(None, metavar="DIR", help="the dataset directory, as the other "
+                              "demos commands take it (same as DIR)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON for scripts"),
 ) -> None:
     """List a dataset's episodes: task, configuration, steps, and who played them."""
-    from bmoca.cli.common import emit
+    from bmoca.cli.common import bad, emit
     from bmoca.demos import DemoError, load
 
+    if directory is not None and data is not None and directory != data:
+        raise bad("--data", f"{data} and DIR {directory} name two datasets; give one")
+    data = directory if directory is not None else data
+    if data is None:
+        raise bad("DIR", "missing: give the dataset directory, e.g. bmoca demos list demos/expert")
     try:
         dataset = load(data)
     except DemoError as exc:

@@ -14,9 +14,9 @@ from bmoca.cli.common import (
     DEVICE_HELP,
     JSON_HELP,
     TASK_HELP,
-    TASK_SPLIT_HELP,
     TASKS_HELP,
     bad,
+    check_reachable,
     choice,
     config_ids,
     console,
@@ -25,6 +25,8 @@ from bmoca.cli.common import (
     error_line,
     print_json,
     select_tasks,
+    split_option,
+    task_split_option,
     tasks_label,
     writable_dir,
     write_last_screens,
@@ -110,19 +112,6 @@ def terminate_like_ctrl_c() -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
-def _check_reachable(target: str) -> None:
-    """Fail fast, with the device layer's own advice, when a real device is not there."""
-    if target == "sim":
-        return
-    from bmoca.device import DeviceError, connect
-
-    try:
-        connect(target).shell("true")
-    except DeviceError as exc:
-        error_line(exc)
-        raise typer.Exit(1) from None
-
-
 def _agent_options(items: list[str] | None, no_cache: bool) -> dict[str, str]:
     options: dict[str, str] = {}
     for item in items or []:
@@ -146,8 +135,8 @@ def evaluate_command(
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: "
                                          "settings]", show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
-    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
-    split: str = typer.Option("test", help="train, test or all configurations"),
+    task_split: str = task_split_option(),
+    split: str = split_option("test"),
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids, ranges "
                                     "such as train_env_000..006 or random_train_0..99 "
                                     "(overrides --split)"),
@@ -229,7 +218,7 @@ def evaluate_command(
     if dry_run:
         _dry_run(agent, task_list, chosen_configs, repeats, limit, options, as_json)
         return
-    _check_reachable(device)
+    check_reachable(device)
     executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
     if save_screens is None:  # model agents (they expose `last_call`) get screens by default
         save_screens = hasattr(built, "last_call")
@@ -542,8 +531,8 @@ def validate(
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: all]",
                                          show_default=False),
     task_ids: list[str] = typer.Option(None, "--task", help=TASK_HELP),
-    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
-    split: str = typer.Option("all", help="train, test or all configurations"),
+    task_split: str = task_split_option(),
+    split: str = split_option("all"),
     config_spec: str = typer.Option(None, "--configs", help="comma-separated config ids "
                                     "or ranges (train_env_000..006)"),
     workers: int = typer.Option(1, min=1, help="worker processes"),
@@ -582,7 +571,7 @@ def validate(
     device = device_target(device)
     if device != "sim":
         workers = 1
-    _check_reachable(device)
+    check_reachable(device)
     executor, ray_address, workers = executors.resolve(executor, ray_address, device, workers)
     if near:
         from bmoca.cli import near_misses

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from bmoca.cli.common import JSON_HELP, bad, console, print_json
+from bmoca.cli.common import JSON_HELP, bad, console, print_json, split_option
 
 VARY_HELP = ("FACTOR=VALUE[,VALUE...], repeatable; factors: device (a profile), density "
              "(0, 1, 2), locale, dark_theme (true, false), wallpaper, layout (a config id "
@@ -78,7 +78,7 @@ def register(app: typer.Typer, list_configs: Callable[..., None]) -> None:
 
     @group.callback(invoke_without_command=True)
     def configs(ctx: typer.Context,
-                split: str = typer.Option("all", help="train, test or all"),
+                split: str = split_option("all", "train, test or all"),
                 as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
         if ctx.invoked_subcommand is None:
             list_configs(split=split, as_json=as_json)

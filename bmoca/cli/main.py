@@ -24,6 +24,7 @@ from bmoca.cli.common import (
     emit,
     error_line,
     locale,
+    split_option,
     writable_dir,
 )
 
@@ -59,10 +60,20 @@ def _root(version: bool = typer.Option(False, "--version", is_eager=True,
         raise typer.Exit(2) from None
 
 
+def command():
+    """`app` as the click command the console script runs, with readable help
+    (`bmoca.cli.help`: plain-word metavars, text wrapped between words)."""
+    from bmoca.cli.help import readable
+
+    built = typer.main.get_command(app)
+    readable(built)
+    return built
+
+
 def main() -> None:
     """The console script: a bad value or usage is one line on stderr, exit 2."""
     try:
-        code = app(standalone_mode=False)
+        code = command().main(standalone_mode=False)
     except click_exceptions.NoArgsIsHelpError as exc:
         exc.show()
         sys.exit(0)
@@ -80,6 +91,13 @@ def main() -> None:
         name = f": {exc.filename}" if exc.filename else ""
         sys.stderr.write(f"{where}: error: {exc.strerror or exc}{name}\n")
         sys.exit(2)
+    except Exception as exc:
+        device = sys.modules.get("bmoca.device")  # loaded only by commands that use a phone
+        if device is None or not isinstance(exc, device.DeviceError):
+            raise
+        from bmoca.cli.common import unreachable  # a phone that went away mid-command
+
+        sys.exit(unreachable(exc).exit_code)
     sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -100,18 +118,19 @@ def _config(config_id: str, locale_tag: str | None = None, dark: bool | None = N
 
 def _open_device(config_id: str, locale_tag: str | None, dark: bool | None,
                  device: str = "sim"):
-    from bmoca.cli.common import device_target
+    from bmoca.cli.common import check_reachable, device_target, unreachable
     from bmoca.device import DeviceError, connect
 
     config = _config(config_id, locale_tag, dark)  # bad values fail before any phone starts
+    target = device_target(device)
+    check_reachable(target)
     try:
-        return connect(device_target(device), config)
+        return connect(target, config)
     except DeviceError as exc:
-        error_line(exc)
-        raise typer.Exit(1) from None
+        raise unreachable(exc) from None
 
 
-def list_configs(split: str = typer.Option("all", help="train, test or all"),
+def list_configs(split: str = split_option("all", "train, test or all"),
                  as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """List the device configurations (the 45 B-MoCA environments)."""
     from bmoca import configs

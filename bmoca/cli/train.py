@@ -11,7 +11,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from bmoca.cli.common import TASK_SPLIT_HELP, error_line
+from bmoca.cli.common import error_line, task_split_option
 
 console = Console()
 train_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -26,7 +26,7 @@ def train_bc(
                              "b0 + a frozen text encoder, B-MoCA §6.6)"),
     action: str = typer.Option("discrete", help="discrete (385-way) or dual_gesture"),
     task_spec: str = typer.Option(None, "--tasks", help="only these tasks (as for eval)"),
-    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
+    task_split: str = task_split_option(),
     train_configs: int = typer.Option(None, "--train-configs",
                                       help="only the paper's first 7, 10, 21 or 35 train "
                                       "configurations"),
@@ -95,7 +95,7 @@ def train_iql(
     out: Path = typer.Option(..., help="checkpoint file to write (loads as iql:/bc:)"),
     init: Path = typer.Option(None, help="a BC checkpoint to start the actor and critic from"),
     task_spec: str = typer.Option(None, "--tasks", help="only these tasks (as for eval)"),
-    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
+    task_split: str = task_split_option(),
     steps: int = typer.Option(1000, min=1, help="optimisation steps"),
     batch_size: int = typer.Option(32, min=1),
     lr: float = typer.Option(3e-4),
@@ -139,7 +139,7 @@ def train_lora(
     out: Path = typer.Option(..., help="directory for the adapter (or the merged model), "
                              "the tokenizer and bmoca_lora.json"),
     task_spec: str = typer.Option(None, "--tasks", help="only these tasks (as for eval)"),
-    task_split: str = typer.Option(None, "--task-split", help=TASK_SPLIT_HELP),
+    task_split: str = task_split_option(),
     train_configs: int = typer.Option(None, "--train-configs",
                                       help="only the paper's first 7, 10, 21 or 35 train "
                                       "configurations"),

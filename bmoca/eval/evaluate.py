@@ -38,7 +38,7 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
     `executor="ray"` plays the episodes on a Ray cluster at `ray_address` (same results).
     `agent_options` go to a model agent; those that can change results are part of the
     run's spec, so a resumed run must give the same ones (transport options such as
-    timeout, retries and cache may differ).
+    timeout, retries and cache may differ). So is a `device` other than the simulator.
     """
     from bmoca.agents.llm.agent import TRANSPORT_OPTIONS
     from bmoca.eval.bundle import suite_of_installed
@@ -46,6 +46,8 @@ def evaluate(store: Store, run_id: str, agent: str, task_list: Sequence[tasks.Ta
     run_spec = {**(spec or {}), "tasks": [t.id for t in task_list],
                 "configs": list(config_ids), "repeats": repeats, "seed": seed,
                 "suite": suite_of_installed()}
+    if device != "sim":  # a run resumed on another phone would mix two devices' results
+        run_spec["device"] = device
     if agent_options:
         run_spec["agent_options"] = {k: v for k, v in sorted(agent_options.items())
                                      if k not in TRANSPORT_OPTIONS}

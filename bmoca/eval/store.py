@@ -109,6 +109,9 @@ VOLATILE_SPEC_KEYS: frozenset[str] = frozenset(
 )
 """`suite` is the code and task-suite hashes of the bmoca that started the run (what a
 bundle checks it against); an upgraded bmoca may resume a run."""
+# What a spec key left out means: a run records `device` only when it is not the simulator
+# (so simulator runs from before it was recorded resume), yet compares it on every resume.
+SPEC_DEFAULTS: dict[str, Any] = {"device": "sim"}
 
 _SCHEMA = (
     """CREATE TABLE runs (
@@ -513,7 +516,8 @@ class Store:
         if stored_agent != agent:
             diffs.append(f"agent: {stored_agent!r} stored, {agent!r} now")
         for key in sorted((stored.keys() | new.keys()) - set(ignore)):
-            old_value, new_value = stored.get(key, _ABSENT), new.get(key, _ABSENT)
+            absent = SPEC_DEFAULTS.get(key, _ABSENT)
+            old_value, new_value = stored.get(key, absent), new.get(key, absent)
             if old_value != new_value:
                 diffs.append(f"{key}: {_short(old_value)} stored, {_short(new_value)} now")
         if diffs:
