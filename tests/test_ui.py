@@ -335,6 +335,12 @@ def test_max_phones_holds_under_concurrent_opens(tmp_path, run_root):
             t.join(timeout=120)
         assert sorted(statuses) == [200] * 4 + [429] * 8
         assert len(app.state.sessions.ids()) == 4
+    sessions = Sessions(max_phones=1)
+    for _ in range(3):  # a phone that cannot be built gives its place back
+        with pytest.raises(UiError, match="unknown task"):
+            sessions.open("nope", CONFIG)
+    sessions.open(TASK, CONFIG)
+    sessions.close_all()
 
 
 @pytest.mark.reliability
