@@ -360,7 +360,8 @@ def test_non_finite_or_huge_gesture_numbers_are_refused(client):
     phone = open_phone(client)["phone"]
     for number, words in [(b"Infinity", "finite"), (b"-Infinity", "finite"),
                           (b"NaN", "finite"), (b"1e400", "finite"),
-                          (b"1e300", "outside the screen")]:
+                          (b"1e300", "outside the screen"),
+                          (b"1" + b"0" * 400, "outside the screen"), (b"-1", "outside the screen")]:
         for gesture in (b'{"gesture": "tap", "x": %s, "y": 5}' % number,
                         b'{"gesture": "drag", "x1": 5, "y1": 5, "x2": 5, "y2": %s}' % number):
             refused = client.post(f"/api/phones/{phone}/act", content=gesture,
