@@ -248,7 +248,8 @@ def create_app(*, demos: str | Path = "demos/human", runs: str | Path = "runs",
     # -- runs --------------------------------------------------------------------------
     @app.get("/api/runs")
     def run_list() -> dict[str, Any]:
-        return {"root": str(run_root.root), "runs": run_root.listing()}
+        listed, damaged = run_root.listing()
+        return {"root": str(run_root.root), "runs": listed, "damaged": damaged}
 
     @app.get("/api/runs/{name}")
     def run_detail(name: str, task: str = "", config: str = "", status: str = ""

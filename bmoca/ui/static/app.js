@@ -230,6 +230,11 @@ async function showRuns() {
     `<td>${esc(r.agents.join(", "))}</td><td>${r.finished} / ${r.planned}` +
     `${r.running ? ` (${r.running} running)` : ""}</td><td>${pct(r.success_rate)}</td>` +
     `<td>${esc(r.created)}</td></tr>`).join("");
+  $("runs-damaged").replaceChildren(...data.damaged.map((d) => {
+    const item = document.createElement("li");
+    item.textContent = `${d.name}: damaged, not listed (${d.error})`;
+    return item;
+  }));
   return data.runs.some((r) => r.running || r.finished < r.planned);
 }
 
