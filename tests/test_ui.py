@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 
 import pytest
@@ -286,6 +287,10 @@ def test_the_command_serves_on_loopback_and_refuses_bad_values(tmp_path):
         assert line["host"] == "127.0.0.1" and line["url"] == f"http://127.0.0.1:{line['port']}/"
         with urllib.request.urlopen(line["url"] + "api/runs", timeout=30) as response:
             assert json.load(response)["runs"] == []
+        foreign = urllib.request.Request(line["url"] + "api/runs", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(foreign, timeout=30)
+        assert refused.value.code == 400 and "Host" in json.load(refused.value)["error"]
     finally:
         server.terminate()
         server.wait(timeout=30)
