@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 
 import pytest
@@ -51,7 +52,7 @@ def run_root(tmp_path_factory):
 @pytest.fixture
 def client(tmp_path, run_root):
     app = create_app(demos=tmp_path / "demos", runs=run_root)
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -204,7 +205,7 @@ def test_the_server_releases_idle_phones_by_itself(tmp_path, run_root):
     import time
 
     app = create_app(demos=tmp_path / "demos", runs=run_root, idle_s=0.3, sweep_s=0.05)
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         phone = open_phone(c)["phone"]
         deadline = time.monotonic() + 20
         while app.state.sessions.ids() and time.monotonic() < deadline:
@@ -213,20 +214,31 @@ def test_the_server_releases_idle_phones_by_itself(tmp_path, run_root):
             c.get(f"/api/phones/{phone}"), 410)
 
 
-def test_a_broken_store_is_a_json_error_not_a_traceback(tmp_path, run_root):
+@pytest.mark.reliability
+def test_a_damaged_store_is_listed_as_damaged_and_the_others_still_listed(tmp_path, run_root):
+    import shutil
+
     from bmoca.eval.store import FILENAME
 
+    shutil.copytree(run_root / "expert-air", tmp_path / "runs" / "expert-air")
     broken = tmp_path / "runs" / "broken"
     broken.mkdir(parents=True)
     (broken / FILENAME).write_bytes(b"this is not a database")
-    with TestClient(create_app(demos=tmp_path / "demos", runs=tmp_path / "runs")) as c:
-        message = error_of(c.get("/api/runs"), 500)
-        assert str(broken / FILENAME) in message
+    with TestClient(create_app(demos=tmp_path / "demos", runs=tmp_path / "runs"),
+                    base_url="http://127.0.0.1") as c:
+        listing = c.get("/api/runs")
+        assert listing.status_code == 200, listing.text
+        assert [r["name"] for r in listing.json()["runs"]] == ["expert-air"]
+        [damaged] = listing.json()["damaged"]
+        assert damaged["name"] == "broken" and str(broken / FILENAME) in damaged["error"]
+        assert "\n" not in damaged["error"]
+        # the damaged run itself still answers with its one-line error
+        assert str(broken / FILENAME) in error_of(c.get("/api/runs/broken"), 500)
 
 
 def test_the_token_guards_a_server_beyond_loopback(tmp_path, run_root):
     app = create_app(demos=tmp_path / "demos", runs=run_root, token="s3cret")
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         assert "needs its token" in error_of(c.get("/api/tasks"), 401)
         assert "needs its token" in error_of(c.get("/api/tasks?token=wrong"), 401)
         page = c.get("/?token=s3cret")
@@ -275,6 +287,89 @@ def test_the_command_serves_on_loopback_and_refuses_bad_values(tmp_path):
         assert line["host"] == "127.0.0.1" and line["url"] == f"http://127.0.0.1:{line['port']}/"
         with urllib.request.urlopen(line["url"] + "api/runs", timeout=30) as response:
             assert json.load(response)["runs"] == []
+        foreign = urllib.request.Request(line["url"] + "api/runs", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(foreign, timeout=30)
+        assert refused.value.code == 400 and "Host" in json.load(refused.value)["error"]
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+# -- hostile requests (issue 35) -----------------------------------------------------------
+
+@pytest.mark.reliability
+def test_a_foreign_host_header_is_refused_against_dns_rebinding(tmp_path, run_root):
+    """A page of another site that rebinds its name to 127.0.0.1 sends its own name as
+    `Host`; only loopback names (and an explicit `--host`) are served."""
+    app = create_app(demos=tmp_path / "demos", runs=run_root)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        for host in ("evil.example", "evil.example:8765", "127.0.0.1.evil.example",
+                     "localhost.evil.example", "ui.lan", "[::1]evil.example",
+                     "localhost:80:80", ""):
+            assert "Host" in error_of(c.get("/api/tasks", headers={"Host": host}), 400)
+            assert "Host" in error_of(c.post("/api/phones", json={"task": TASK},
+                                             headers={"Host": host}), 400)
+        assert app.state.sessions.ids() == []  # no phone was opened for the foreign page
+        for host in ("localhost", "LOCALHOST:8765", "127.0.0.1:80", "[::1]", "[::1]:8765"):
+            assert c.get("/api/tasks", headers={"Host": host}).status_code == 200, host
+    listening = create_app(demos=tmp_path / "demos", runs=run_root, host="ui.lan")
+    with TestClient(listening, base_url="http://ui.lan:8765") as c:
+        assert c.get("/api/tasks").status_code == 200
+        assert c.get("/api/tasks", headers={"Host": "localhost:8765"}).status_code == 200
+        assert "Host" in error_of(c.get("/api/tasks", headers={"Host": "evil.example"}), 400)
+
+
+@pytest.mark.reliability
+def test_max_phones_holds_under_concurrent_opens(tmp_path, run_root):
+    import threading
+
+    app = create_app(demos=tmp_path / "demos", runs=run_root, max_phones=4)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        go = threading.Barrier(12)
+        statuses: list[int] = []
+
+        def opener() -> None:
+            go.wait()
+            statuses.append(c.post("/api/phones", json={"task": TASK}).status_code)
+
+        threads = [threading.Thread(target=opener) for _ in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert sorted(statuses) == [200] * 4 + [429] * 8
+        assert len(app.state.sessions.ids()) == 4
+    sessions = Sessions(max_phones=1)
+    for _ in range(3):  # a phone that cannot be built gives its place back
+        with pytest.raises(UiError, match="unknown task"):
+            sessions.open("nope", CONFIG)
+    sessions.open(TASK, CONFIG)
+    sessions.close_all()
+
+
+@pytest.mark.reliability
+def test_a_lone_surrogate_typed_is_refused_and_the_phone_goes_on(client):
+    phone = open_phone(client)["phone"]
+    refused = client.post(f"/api/phones/{phone}/act", content=b'{"gesture": "text", "text": '
+                          b'"a\\ud800b"}', headers={"content-type": "application/json"})
+    assert "not valid Unicode" in error_of(refused, 400)
+    state = client.get(f"/api/phones/{phone}").json()
+    assert state["step"] == 0 and state["history"] == []  # nothing was typed
+    state = client.post(f"/api/phones/{phone}/act", json=expert_taps()[0]).json()
+    assert state["step"] == 1
+
+
+@pytest.mark.reliability
+def test_non_finite_or_huge_gesture_numbers_are_refused(client):
+    phone = open_phone(client)["phone"]
+    for number, words in [(b"Infinity", "finite"), (b"-Infinity", "finite"),
+                          (b"NaN", "finite"), (b"1e400", "finite"),
+                          (b"1e300", "outside the screen"),
+                          (b"1" + b"0" * 400, "outside the screen"), (b"-1", "outside the screen")]:
+        for gesture in (b'{"gesture": "tap", "x": %s, "y": 5}' % number,
+                        b'{"gesture": "drag", "x1": 5, "y1": 5, "x2": 5, "y2": %s}' % number):
+            refused = client.post(f"/api/phones/{phone}/act", content=gesture,
+                                  headers={"content-type": "application/json"})
+            assert words in error_of(refused, 400), gesture
+    assert client.get(f"/api/phones/{phone}").json()["step"] == 0

@@ -14,7 +14,8 @@ from bmoca.cli.common import bad, error_line
 
 def ui(
     host: str = typer.Option("127.0.0.1", help="address to listen on; anything but loopback "
-                             "requires the token printed in the URL"),
+                             "requires the token printed in the URL. Requests must name "
+                             "loopback or this host in their Host header"),
     port: int = typer.Option(8765, help="port to listen on (0: any free port)"),
     demos: Path = typer.Option(Path("demos/human"), help="dataset directory the recorded "
                                "human demonstrations go to (made on first recording)"),
@@ -51,7 +52,7 @@ def ui(
         raise bad("--token", "must not be empty")
     if token is None and not loopback:
         token = secrets.token_urlsafe(16)
-    app = create_app(demos=demos, runs=runs, token=token, idle_s=idle, max_phones=max_phones)
+    app = create_app(demos=demos, runs=runs, token=token, host=host, idle_s=idle, max_phones=max_phones)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)

@@ -7,6 +7,10 @@ is, a malformed body as a 400 naming the field, an unknown path as a 404, and an
 unexpected as a 500 naming the exception, logged on one line, never a traceback.
 With a `token`, every request must carry it (the printed URL's `?token=`, then a cookie,
 or the `X-Bmoca-Token` header): that is for listening beyond loopback.
+Every request must also name this server in its `Host` header: a loopback name, or the
+`host` it was started with. A page of another site can point its own name at 127.0.0.1
+(DNS rebinding) and then call the API as "same origin"; its requests still carry its own
+name as `Host`, so they get a 400.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 from importlib import resources
 from pathlib import Path
@@ -31,11 +36,30 @@ from bmoca.ui.runs import Runs
 from bmoca.ui.sessions import IDLE_S, MAX_PHONES, Sessions
 
 TOKEN_COOKIE = "bmoca_ui_token"
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^:\[\]/@\s]+)(?::\d{1,5})?")
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 log = logging.getLogger("bmoca.ui")
 
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": " ".join(message.split())}, status_code=status)
+
+
+def host_name(header: str) -> str:
+    """The name of a `Host` header without its port, lower case (`[::1]:8765` -> `[::1]`);
+    "" when it is not a name with an optional numeric port."""
+    match = _HOST.fullmatch(header.strip().lower())
+    return match.group(1) if match else ""
+
+
+def allowed_hosts(host: str | None) -> frozenset[str]:
+    """The `Host` names served: loopback, and `host` (an IPv6 address in brackets)."""
+    if not host:
+        return LOOPBACK_NAMES
+    name = host.strip().lower()
+    if ":" in name and not name.startswith("["):
+        name = f"[{name}]"
+    return LOOPBACK_NAMES | {name}
 
 
 def _static(name: str) -> bytes:
@@ -47,14 +71,16 @@ _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=
 
 
 def create_app(*, demos: str | Path = "demos/human", runs: str | Path = "runs",
-               token: str | None = None, idle_s: float = IDLE_S,
+               token: str | None = None, host: str | None = None, idle_s: float = IDLE_S,
                max_phones: int = MAX_PHONES, sweep_s: float | None = None) -> FastAPI:
-    """The app: human demonstrations go to `demos`, runs are read under `runs`.
+    """The app: human demonstrations go to `demos`, runs are read under `runs`; requests
+    must name a loopback host or `host` (what `--host` gave) in their `Host` header.
 
     Idle phones are looked for every `sweep_s` seconds (default: a quarter of `idle_s`,
     at most a minute)."""
     sessions = Sessions(idle_s=idle_s, max_phones=max_phones)
     recorder, run_root = Recorder(demos), Runs(runs)
+    hosts = allowed_hosts(host)
     sweep = sweep_s if sweep_s is not None else min(idle_s / 4, 60.0)
 
     @contextlib.asynccontextmanager
@@ -79,6 +105,10 @@ def create_app(*, demos: str | Path = "demos/human", runs: str | Path = "runs",
 
     @app.middleware("http")
     async def guard(request: Request, call_next):
+        named = request.headers.get("host", "")
+        if host_name(named) not in hosts:
+            return _error(400, f"this server does not answer for Host {named[:100]!r}; open it "
+                               f"as {' or '.join(sorted(hosts))} (bmoca ui --host names another)")
         given = (request.query_params.get("token") or request.headers.get("x-bmoca-token")
                  or request.cookies.get(TOKEN_COOKIE))
         if token and not (given and secrets.compare_digest(given, token)):
@@ -218,7 +248,8 @@ def create_app(*, demos: str | Path = "demos/human", runs: str | Path = "runs",
     # -- runs --------------------------------------------------------------------------
     @app.get("/api/runs")
     def run_list() -> dict[str, Any]:
-        return {"root": str(run_root.root), "runs": run_root.listing()}
+        listed, damaged = run_root.listing()
+        return {"root": str(run_root.root), "runs": listed, "damaged": damaged}
 
     @app.get("/api/runs/{name}")
     def run_detail(name: str, task: str = "", config: str = "", status: str = ""

@@ -15,6 +15,7 @@ the screen's width are taps.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -60,17 +61,38 @@ def resolve_config(config_id: str, locale: str | None = None, dark: bool | None 
     return dataclasses.replace(config, id=config.id + suffix, **changes)
 
 
-def _int(gesture: Mapping[str, Any], key: str) -> int:
+def _int(gesture: Mapping[str, Any], key: str, width: int, height: int) -> int:
+    """A coordinate of the gesture: a finite number on the screen (`key` starts with x or y);
+    JSON lets `Infinity`, `NaN` and `1e400` through as floats, which are no pixel."""
     value = gesture.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise UiError(f"gesture field {key!r} must be a number, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UiError(f"gesture field {key!r} must be a finite number, got {value!r}")
+    limit = width if key.startswith("x") else height
+    if not 0 <= value < limit:
+        if isinstance(value, float):
+            shown = f"{value:.4g}"
+        else:
+            shown = str(value) if abs(value) < 10**12 else f"a {len(str(abs(value)))}-digit number"
+        raise UiError(f"gesture field {key!r} = {shown} is outside the screen "
+                      f"(0 <= {key[0]} < {limit}; the screen is {width} x {height})")
     return int(value)
 
 
-def _inside(x: int, y: int, width: int, height: int, what: str) -> None:
-    if not (0 <= x < width and 0 <= y < height):
-        raise UiError(f"{what} at ({x}, {y}) is outside the screen (0 <= x < {width}, "
-                      f"0 <= y < {height})")
+def _text(gesture: Mapping[str, Any]) -> str:
+    """The text to type: non-empty and valid Unicode. A lone surrogate (`"\\ud800"`, legal
+    in JSON) cannot be encoded as UTF-8: typed, it would sit in the phone's field and every
+    later answer about the phone would fail to encode, so it is refused before typing."""
+    text = gesture.get("text")
+    if not isinstance(text, str) or not text:
+        raise UiError("gesture 'text' needs a non-empty field 'text'")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise UiError(f"gesture 'text' is not valid Unicode: character {exc.start} is a lone "
+                      f"surrogate {text[exc.start]!r}") from None
+    return text
 
 
 def to_action(gesture: Mapping[str, Any], width: int, height: int) -> dict[str, Any]:
@@ -79,13 +101,10 @@ def to_action(gesture: Mapping[str, Any], width: int, height: int) -> dict[str, 
     if kind not in GESTURES:
         raise UiError(f"unknown gesture {kind!r}; valid: {', '.join(GESTURES)}")
     if kind in ("tap", "long_press"):
-        x, y = _int(gesture, "x"), _int(gesture, "y")
-        _inside(x, y, width, height, "click" if kind == "tap" else "long press")
+        x, y = _int(gesture, "x", width, height), _int(gesture, "y", width, height)
         return {"action_type": "click" if kind == "tap" else "long_press", "x": x, "y": y}
     if kind == "drag":
-        x1, y1, x2, y2 = (_int(gesture, k) for k in ("x1", "y1", "x2", "y2"))
-        _inside(x1, y1, width, height, "drag start")
-        _inside(x2, y2, width, height, "drag end")
+        x1, y1, x2, y2 = (_int(gesture, k, width, height) for k in ("x1", "y1", "x2", "y2"))
         dx, dy = x2 - x1, y2 - y1
         if max(abs(dx), abs(dy)) < TAP_SLOP * width:
             return {"action_type": "click", "x": x1, "y": y1}
@@ -95,10 +114,7 @@ def to_action(gesture: Mapping[str, Any], width: int, height: int) -> dict[str, 
             return {"action_type": "scroll", "direction": "down" if dy < 0 else "up"}
         return {"action_type": "scroll", "direction": "right" if dx < 0 else "left"}
     if kind == "text":
-        text = gesture.get("text")
-        if not isinstance(text, str) or not text:
-            raise UiError("gesture 'text' needs a non-empty field 'text'")
-        return {"action_type": "input_text", "text": text}
+        return {"action_type": "input_text", "text": _text(gesture)}
     key = gesture.get("key")
     if key not in KEYS:
         raise UiError(f"unknown key {key!r}; valid: {', '.join(KEYS)}")

@@ -61,23 +61,32 @@ class Runs:
         with store:
             yield store
 
-    def listing(self) -> list[dict[str, Any]]:
-        """Every run: agents, episodes finished of those planned, success rate."""
+    def listing(self) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+        """Every run (agents, episodes finished of those planned, success rate), and the
+        damaged ones, each with its error on one line: a store that cannot be read must
+        not hide the runs beside it."""
+        out, damaged = [], []
+        for name in self._dirs():
+            try:
+                out.append(self._summary(name))
+            except Exception as exc:  # noqa: BLE001 - a tampered store can fail any way
+                message = exc.message if isinstance(exc, UiError) else (
+                    f"{type(exc).__name__}: {exc}")
+                damaged.append({"name": name, "error": " ".join(message.split())})
+        return out, damaged
+
+    def _summary(self, name: str) -> dict[str, Any]:
         from bmoca.eval import metrics
 
-        out = []
-        for name in self._dirs():
-            with self._store(name) as store:
-                runs, episodes = store.runs(), store.episodes()
-            planned = _planned(runs)
-            finished = sum(1 for e in episodes if e.status != "running")
-            out.append({"name": name, "agents": sorted({r.agent for r in runs}),
-                        "run_ids": [r.run_id for r in runs],
-                        "created": min((r.created for r in runs), default=None),
-                        "episodes": len(episodes), "finished": finished, "planned": planned,
-                        "running": sum(1 for e in episodes if e.status == "running"),
-                        "success_rate": _rate(metrics.summarize(episodes))})
-        return out
+        with self._store(name) as store:
+            runs, episodes = store.runs(), store.episodes()
+        finished = sum(1 for e in episodes if e.status != "running")
+        return {"name": name, "agents": sorted({r.agent for r in runs}),
+                "run_ids": [r.run_id for r in runs],
+                "created": min((r.created for r in runs), default=None),
+                "episodes": len(episodes), "finished": finished, "planned": _planned(runs),
+                "running": sum(1 for e in episodes if e.status == "running"),
+                "success_rate": _rate(metrics.summarize(episodes))}
 
     def detail(self, name: str, *, task: str = "", config: str = "",
                status: str = "") -> dict[str, Any]:

@@ -43,19 +43,32 @@ class Sessions:
         self.idle_s, self.max_phones, self.clock = idle_s, max_phones, clock
         self._slots: dict[str, _Slot] = {}
         self._released: dict[str, str] = {}
+        self._opening = 0
+        """Phones being built: they count against `max_phones` already."""
         self._lock = threading.Lock()
 
     def open(self, task_id: str, config_id: str, **options: Any) -> tuple[str, Phone]:
-        """A new phone playing `task_id` on `config_id`; UiError when too many are open."""
+        """A new phone playing `task_id` on `config_id`; UiError when too many are open.
+
+        The place is reserved under the lock before the (slow) phone is built, so opens
+        racing each other never exceed `max_phones`; a phone that fails to build gives its
+        place back."""
         self.release_idle()
         with self._lock:
-            if len(self._slots) >= self.max_phones:
+            if len(self._slots) + self._opening >= self.max_phones:
                 raise UiError(f"{self.max_phones} phones are open, the most this server "
                               f"keeps; close a tab or wait: a phone idle for "
                               f"{self.idle_s:g} s is released", 429)
-        phone = Phone(task_id, config_id, **options)
+            self._opening += 1
+        try:
+            phone = Phone(task_id, config_id, **options)
+        except BaseException:
+            with self._lock:
+                self._opening -= 1
+            raise
         phone_id = secrets.token_hex(6)
         with self._lock:
+            self._opening -= 1
             self._slots[phone_id] = _Slot(phone, self.clock())
         return phone_id, phone
 

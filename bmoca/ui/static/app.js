@@ -213,8 +213,8 @@ async function showDemos() {
   const data = await api("GET", "/api/demos");
   $("demos-path").textContent = `dataset: ${data.dataset} (${data.episodes.length} episodes)`;
   $("demos-table").tBodies[0].innerHTML = data.episodes.map((d) =>
-    `<tr><td>${d.number}</td><td>${esc(d.task_id)}</td><td>${esc(d.config_id)}</td>` +
-    `<td>${d.steps}</td><td>${d.human ? "human" : "expert"}</td><td>${d.repeat}</td>` +
+    `<tr><td>${esc(d.number)}</td><td>${esc(d.task_id)}</td><td>${esc(d.config_id)}</td>` +
+    `<td>${esc(d.steps)}</td><td>${d.human ? "human" : "expert"}</td><td>${esc(d.repeat)}</td>` +
     `<td>${d.final_screenshot ? `<img class="thumb" src="/demos/files/${esc(d.final_screenshot)}" alt="final screen">` : ""}</td></tr>`).join("");
 }
 
@@ -227,9 +227,14 @@ async function showRuns() {
   $("runs-root").textContent = `runs under ${data.root}`;
   $("runs-table").tBodies[0].innerHTML = data.runs.map((r) =>
     `<tr><td><a href="#runs/${encodeURIComponent(r.name)}">${esc(r.name)}</a></td>` +
-    `<td>${esc(r.agents.join(", "))}</td><td>${r.finished} / ${r.planned}` +
-    `${r.running ? ` (${r.running} running)` : ""}</td><td>${pct(r.success_rate)}</td>` +
+    `<td>${esc(r.agents.join(", "))}</td><td>${esc(r.finished)} / ${esc(r.planned)}` +
+    `${r.running ? ` (${esc(r.running)} running)` : ""}</td><td>${pct(r.success_rate)}</td>` +
     `<td>${esc(r.created)}</td></tr>`).join("");
+  $("runs-damaged").replaceChildren(...data.damaged.map((d) => {
+    const item = document.createElement("li");
+    item.textContent = `${d.name}: damaged, not listed (${d.error})`;
+    return item;
+  }));
   return data.runs.some((r) => r.running || r.finished < r.planned);
 }
 
@@ -251,8 +256,8 @@ async function showRun(name) {
   }
   const cls = {success: "ok", fail: "fail", error: "err"};
   $("episodes-table").tBodies[0].innerHTML = data.episodes.map((e) =>
-    `<tr><td><a href="#runs/${encodeURIComponent(name)}/${e.episode_id}">${e.episode_id}</a></td>` +
-    `<td>${esc(e.agent)}</td><td>${esc(e.task_id)}</td><td>${esc(e.config_id)}</td><td>${e.repeat}</td>` +
+    `<tr><td><a href="#runs/${encodeURIComponent(name)}/${encodeURIComponent(e.episode_id)}">${esc(e.episode_id)}</a></td>` +
+    `<td>${esc(e.agent)}</td><td>${esc(e.task_id)}</td><td>${esc(e.config_id)}</td><td>${esc(e.repeat)}</td>` +
     `<td class="${cls[e.status] || ""}">${esc(e.status)}</td><td>${esc(e.steps ?? "")}</td>` +
     `<td>${esc(e.input_tokens ?? "—")} / ${esc(e.output_tokens ?? "—")}</td></tr>`).join("");
   return data.finished < data.planned;
@@ -275,14 +280,21 @@ async function showEpisode(name, id) {
   renderStep();
 }
 
+// The tap or swipe drawn over a stored step's screenshot. Only finite numbers are drawn:
+// the store is a file anyone may have edited, and these go into markup.
+const isNum = (v) => typeof v === "number" && Number.isFinite(v);
+const nums = (v, n) => Array.isArray(v) && v.length === n && v.every(isNum);
+
 function overlay(step) {
-  if (!step.gesture || !step.screen_size) return "";
+  if (!Array.isArray(step.gesture) || !nums(step.screen_size, 2)) return "";
   const [w, h] = step.screen_size;
+  if (!(w > 0 && h > 0)) return "";
   const r = Math.max(w, h) * 0.022;
   const parts = step.gesture.map((g) => {
+    if (!g || typeof g !== "object") return "";
     const point = g.tap || g.long_press;
-    if (point) return `<circle cx="${point[0]}" cy="${point[1]}" r="${r}" fill="rgba(255,0,0,.35)" stroke="red" stroke-width="${r / 4}"/>`;
-    if (g.swipe) {
+    if (nums(point, 2)) return `<circle cx="${point[0]}" cy="${point[1]}" r="${r}" fill="rgba(255,0,0,.35)" stroke="red" stroke-width="${r / 4}"/>`;
+    if (nums(g.swipe, 4)) {
       const [x1, y1, x2, y2] = g.swipe;
       return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="red" stroke-width="${r / 2}"/><circle cx="${x1}" cy="${y1}" r="${r / 2}" fill="red"/>`;
     }
@@ -308,7 +320,7 @@ function renderStep() {
       `<pre>${esc((episode.detector_trace || []).join ? episode.detector_trace.join("\n") : episode.detector_trace)}</pre>`;
     return;
   }
-  $("episode-step").innerHTML = `<h3 id="step-label">Step ${step.step}: ${esc(step.label || "(unparsed)")}</h3>` +
+  $("episode-step").innerHTML = `<h3 id="step-label">Step ${esc(step.step)}: ${esc(step.label || "(unparsed)")}</h3>` +
     `<p class="${step.valid ? "" : "err"}">${step.valid ? "valid" : `invalid: ${esc(step.error)}`}; ` +
     `success after the step: ${esc(step.success)}</p><p>action as the agent gave it:</p><pre>${esc(step.action)}</pre>` +
     (step.reasoning ? `<p>model answer (${esc(step.input_tokens)} in / ${esc(step.output_tokens)} out tokens):</p><pre>${esc(step.reasoning)}</pre>` : "");
