@@ -1,0 +1,71 @@
+"""`bmoca serve-adb` under hostile clients: raw ADB and console bytes on its ports.
+
+No adb binary is needed: these tests speak the transport themselves, as an attacker would.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import struct
+
+import pytest
+from adb_fixtures import free_port_pair
+
+from bmoca import configs
+from bmoca.device import connect
+from bmoca.sim.adb import AdbEndpoint
+from bmoca.sim.adb import protocol as p
+
+pytestmark = pytest.mark.reliability
+
+
+@pytest.fixture(scope="module")
+def endpoint(tmp_path_factory):
+    """test_env_100 served on a free port pair, the console token in a private HOME."""
+    home = tmp_path_factory.mktemp("adbhome")
+    (home / ".emulator_console_auth_token").write_text("tok")
+    old_home = os.environ.get("HOME")
+    os.environ["HOME"] = str(home)
+    endpoint = AdbEndpoint()
+    port = free_port_pair()
+    endpoint.add(connect("sim", configs.get("test_env_100")), port, name="test_env_100")
+    endpoint.start()
+    try:
+        yield endpoint, port
+    finally:
+        endpoint.stop()
+        if old_home is not None:
+            os.environ["HOME"] = old_home
+
+
+def recv_packet(sock: socket.socket) -> tuple[int, int, int, bytes]:
+    header = sock.recv(24, socket.MSG_WAITALL)
+    assert len(header) == 24, "connection closed"
+    command, arg0, arg1, length, _, _ = struct.unpack("<6I", header)
+    return command, arg0, arg1, sock.recv(length, socket.MSG_WAITALL) if length else b""
+
+
+def handshake(sock: socket.socket, max_data: int = p.MAX_PAYLOAD) -> None:
+    sock.sendall(p.pack(p.A_CNXN, p.A_VERSION, max_data, b"host::\0"))
+    assert recv_packet(sock)[0] == p.A_CNXN
+
+
+def test_streams_before_the_handshake_are_ignored(endpoint):
+    """adbd drops OPEN/WRTE/OKAY/CLSE until the transport is online (CNXN, then AUTH if
+    asked): a command sent first never runs, and AUTH alone does not bring it online."""
+    _, port = endpoint
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(p.pack(p.A_AUTH, 2, 0, b"sig")
+                     + p.pack(p.A_OPEN, 5, 0, b"shell:echo pwned\0")
+                     + p.pack(p.A_WRTE, 5, 1, b"x") + p.pack(p.A_CLSE, 5, 1))
+        handshake(sock)
+        sock.sendall(p.pack(p.A_OPEN, 6, 0, b"shell:echo fine\0"))
+        packets = []
+        while not packets or packets[-1][0] != p.A_CLSE:
+            packets.append(recv_packet(sock))
+            if packets[-1][0] == p.A_WRTE:
+                sock.sendall(p.pack(p.A_OKAY, 6, packets[-1][1]))
+    assert [(cmd, arg1) for cmd, _, arg1, _ in packets] == [(p.A_OKAY, 6), (p.A_WRTE, 6),
+                                                           (p.A_CLSE, 6)]
+    assert packets[1][3] == b"fine\n"
