@@ -69,3 +69,19 @@ def test_streams_before_the_handshake_are_ignored(endpoint):
     assert [(cmd, arg1) for cmd, _, arg1, _ in packets] == [(p.A_OKAY, 6), (p.A_WRTE, 6),
                                                            (p.A_CLSE, 6)]
     assert packets[1][3] == b"fine\n"
+
+
+def test_console_token_file_is_private(tmp_path):
+    """The token grants the console (snapshots, kill): only its owner may read it, whatever
+    the umask."""
+    from bmoca.sim.adb.console import auth_token
+
+    old = os.umask(0o022)
+    try:
+        token = auth_token(tmp_path)
+    finally:
+        os.umask(old)
+    path = tmp_path / ".emulator_console_auth_token"
+    assert path.read_text() == token
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert auth_token(tmp_path) == token  # read back, not made anew

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -24,15 +25,26 @@ GREETING = ("Android Console: Authentication required\r\n"
 
 
 def auth_token(home: Path | None = None) -> str:
-    """The console token from `~/.emulator_console_auth_token`, created when missing."""
+    """The console token from `~/.emulator_console_auth_token`, created when missing.
+
+    The token is a secret (it grants `kill` and snapshots), so a new file is created 0600
+    from the start, never world-readable even for a moment or under a lax umask.
+    """
     path = (home or Path.home()) / ".emulator_console_auth_token"
     try:
         return path.read_text().strip()
     except FileNotFoundError:
-        token = secrets.token_urlsafe(12)
-        with contextlib.suppress(OSError):
-            path.write_text(token)
-        return token
+        pass
+    token = secrets.token_urlsafe(12)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another server made it meanwhile: use theirs
+        return path.read_text().strip()
+    except OSError:
+        return token  # an unwritable home: this run's console still has a token
+    with os.fdopen(fd, "w") as out:
+        out.write(token)
+    return token
 
 
 class Console:
