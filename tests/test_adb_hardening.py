@@ -85,3 +85,19 @@ def test_console_token_file_is_private(tmp_path):
     assert path.read_text() == token
     assert path.stat().st_mode & 0o777 == 0o600
     assert auth_token(tmp_path) == token  # read back, not made anew
+
+
+def test_console_line_over_64k_gets_one_error_line(endpoint):
+    """An endless console line is refused with one `KO:` line and the connection closes;
+    the console keeps serving others."""
+    _, port = endpoint
+    with socket.create_connection(("127.0.0.1", port - 1), timeout=5) as sock:
+        reader = sock.makefile("rb")
+        while reader.readline() != b"OK\r\n":
+            pass
+        sock.sendall(b"a" * (70 * 1024) + b"\r\n")
+        rest = reader.read()
+    assert rest.count(b"\r\n") == 1 and rest.startswith(b"KO: ") and b"too long" in rest
+    with socket.create_connection(("127.0.0.1", port - 1), timeout=5) as sock:
+        sock.sendall(b"auth tok\r\nping\r\nquit\r\n")
+        assert b"I am alive!" in sock.makefile("rb").read()

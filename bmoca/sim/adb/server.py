@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bmoca.sim.adb import protocol as p
-from bmoca.sim.adb.console import Console, auth_token
+from bmoca.sim.adb.console import LINE_MAX, Console, auth_token
 from bmoca.sim.adb.services import Services
 from bmoca.sim.adb.transport import Connection
 
@@ -111,7 +111,8 @@ class AdbEndpoint:
         if phone.console:
             console = Console(phone.device, phone.name, lambda: self._kill(phone), auth_token())
             phone.servers.append(await asyncio.start_server(console.serve, self.host,
-                                                            phone.port - 1, reuse_address=True))
+                                                            phone.port - 1, reuse_address=True,
+                                                            limit=LINE_MAX))
 
     def _kill(self, phone: ServedPhone) -> None:
         """`adb emu kill`: this phone's ports close; the endpoint stops with its last phone."""
