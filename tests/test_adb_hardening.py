@@ -101,3 +101,16 @@ def test_console_line_over_64k_gets_one_error_line(endpoint):
     with socket.create_connection(("127.0.0.1", port - 1), timeout=5) as sock:
         sock.sendall(b"auth tok\r\nping\r\nquit\r\n")
         assert b"I am alive!" in sock.makefile("rb").read()
+
+
+@pytest.mark.parametrize(("host", "why"), [("no.such.host.invalid", "cannot resolve"),
+                                          ("192.0.2.7", "not an address of this machine")])
+def test_bad_host_is_one_line_and_exit_2_before_any_warning(host, why):
+    from typer.testing import CliRunner
+
+    from bmoca.cli.main import app
+
+    result = CliRunner().invoke(app, ["serve-adb", "--host", host, "--no-register"])
+    assert result.exit_code == 2
+    assert why in result.output and host in result.output and "--host" in result.output
+    assert "root shell" not in result.output

@@ -34,6 +34,23 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def host_problem(host: str) -> str | None:
+    """Why the servers could not listen on `host` (None when they can): it must resolve
+    and be an address of this machine. Checked with a throwaway bind to an ephemeral port,
+    so a bad value is reported before anything is printed or built."""
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        return f"cannot resolve {host!r}: {getattr(exc, 'strerror', None) or exc}"
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.bind((address[0], 0, *address[2:]))
+    except OSError as exc:
+        return f"{host!r} is not an address of this machine: {exc.strerror or exc}"
+    return None
+
+
 def register(port: int, server_port: int = 5037, server_host: str = LOOPBACK,
              timeout: float = 2.0) -> bool:
     """Announce an emulator on `port` to the adb server (`host:emulator:PORT`).
