@@ -39,11 +39,18 @@ def endpoint(tmp_path_factory):
             os.environ["HOME"] = old_home
 
 
+def recv_exactly(sock: socket.socket, size: int) -> bytes:
+    data = bytearray()
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        assert chunk, "connection closed"
+        data += chunk
+    return bytes(data)
+
+
 def recv_packet(sock: socket.socket) -> tuple[int, int, int, bytes]:
-    header = sock.recv(24, socket.MSG_WAITALL)
-    assert len(header) == 24, "connection closed"
-    command, arg0, arg1, length, _, _ = struct.unpack("<6I", header)
-    return command, arg0, arg1, sock.recv(length, socket.MSG_WAITALL) if length else b""
+    command, arg0, arg1, length, _, _ = struct.unpack("<6I", recv_exactly(sock, 24))
+    return command, arg0, arg1, recv_exactly(sock, length)
 
 
 def handshake(sock: socket.socket, max_data: int = p.MAX_PAYLOAD) -> None:
@@ -114,3 +121,59 @@ def test_bad_host_is_one_line_and_exit_2_before_any_warning(host, why):
     assert result.exit_code == 2
     assert why in result.output and host in result.output and "--host" in result.output
     assert "root shell" not in result.output
+
+
+def _open_framebuffers(port: int, count: int) -> socket.socket:
+    """`count` framebuffer streams on one connection, each read up to its first WRTE and
+    never acknowledged (no OKAY): the server may not send them more."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    handshake(sock)
+    for k in range(count):
+        sock.sendall(p.pack(p.A_OPEN, 100 + k, 0, b"framebuffer:\0"))
+    seen = 0
+    while seen < count:
+        command, _, _, _ = recv_packet(sock)
+        seen += command == p.A_WRTE
+    return sock
+
+
+def test_unread_framebuffer_streams_hold_bounded_memory(endpoint):
+    """Each unread stream may hold one chunk and a share of one encoded frame; the issue's
+    bound is 64 MB for 100 streams, so 20 streams must stay under 12.8 MB."""
+    import tracemalloc
+
+    _, port = endpoint
+    _open_framebuffers(port, 1).close()  # warm-up: fonts, first render
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        sock = _open_framebuffers(port, 20)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    sock.close()
+    assert held < 20 * 64e6 / 100, f"{held / 1e6:.1f} MB held by 20 unread streams"
+
+
+def test_framebuffer_streams_the_screen_in_acknowledged_chunks(endpoint):
+    """Header (version 1, RGBA 8888) then the pixels, one WRTE per OKAY, equal to the
+    simulator's screenshot."""
+    ep, port = endpoint
+    device = ep.phones[0].device
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        handshake(sock)
+        sock.sendall(p.pack(p.A_OPEN, 3, 0, b"framebuffer:\0"))
+        data = bytearray()
+        while True:
+            command, local, _, payload = recv_packet(sock)
+            if command == p.A_CLSE:
+                break
+            if command == p.A_WRTE:
+                assert len(payload) <= 64 * 1024 + 52
+                data += payload
+                sock.sendall(p.pack(p.A_OKAY, 3, local))
+    header = struct.unpack_from("<13I", data)
+    width, height = header[3], header[4]
+    expected = ep.call(lambda: device.screenshot_image().convert("RGBA").tobytes())
+    assert header[:3] == (1, 32, width * height * 4) and len(data) == 52 + header[2]
+    assert bytes(data[52:]) == expected
