@@ -177,3 +177,48 @@ def test_framebuffer_streams_the_screen_in_acknowledged_chunks(endpoint):
     expected = ep.call(lambda: device.screenshot_image().convert("RGBA").tobytes())
     assert header[:3] == (1, 32, width * height * 4) and len(data) == 52 + header[2]
     assert bytes(data[52:]) == expected
+
+
+AT_FD_LIMIT = """
+import os, resource, sys
+from bmoca import configs
+from bmoca.device import connect
+from bmoca.sim.adb import AdbEndpoint
+endpoint = AdbEndpoint()
+endpoint.add(connect("sim", configs.get("test_env_100")), int(sys.argv[1]), console=False)
+endpoint.start()
+used = len(os.listdir("/proc/self/fd"))
+resource.setrlimit(resource.RLIMIT_NOFILE, (used + 6, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_at_the_descriptor_limit_it_logs_one_line_a_second_and_recovers():
+    """Idle connections past RLIMIT_NOFILE: accept() fails with EMFILE. The server says so
+    in one line at most once a second (not a traceback per try) and serves again once
+    descriptors are free."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    port = free_port_pair()
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root))
+    child = subprocess.Popen([sys.executable, "-c", AT_FD_LIMIT, str(port)], env=env, text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    try:
+        assert child.stdout.readline() == "ready\n"
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]
+        time.sleep(2.0)
+        for sock in idle:
+            sock.close()
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            handshake(sock)
+    finally:
+        _, err = child.communicate("", timeout=10)
+    lines = err.splitlines()
+    assert 1 <= len(lines) <= 4, err[:2000]
+    assert all("accept()" in line and "Too many open files" in line for line in lines)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from bmoca.sim.adb import protocol as p
 from bmoca.sim.adb.console import LINE_MAX, Console, auth_token
+from bmoca.sim.adb.listener import Listener
 from bmoca.sim.adb.services import Services
 from bmoca.sim.adb.transport import Connection
 
@@ -78,7 +79,7 @@ class ServedPhone:
     port: int
     name: str = "bmoca"
     console: bool = True
-    servers: list[asyncio.AbstractServer] = field(default_factory=list)
+    servers: list[Listener] = field(default_factory=list)
     connections: set[Connection] = field(default_factory=set)
 
     @property
@@ -123,13 +124,11 @@ class AdbEndpoint:
             finally:
                 phone.connections.discard(conn)
 
-        phone.servers.append(await asyncio.start_server(on_adb, self.host, phone.port,
-                                                        reuse_address=True))
+        phone.servers.append(await Listener.open(self.host, phone.port, on_adb))
         if phone.console:
             console = Console(phone.device, phone.name, lambda: self._kill(phone), auth_token())
-            phone.servers.append(await asyncio.start_server(console.serve, self.host,
-                                                            phone.port - 1, reuse_address=True,
-                                                            limit=LINE_MAX))
+            phone.servers.append(await Listener.open(self.host, phone.port - 1, console.serve,
+                                                     limit=LINE_MAX))
 
     def _kill(self, phone: ServedPhone) -> None:
         """`adb emu kill`: this phone's ports close; the endpoint stops with its last phone."""
