@@ -29,12 +29,15 @@ def serve_adb(
 
     from bmoca import configs
     from bmoca.device import connect
-    from bmoca.sim.adb import AdbEndpoint, is_loopback
+    from bmoca.sim.adb import AdbEndpoint, host_problem, is_loopback
     from bmoca.sim.adb import register as announce
 
     if port % 2 == 0 or not 1024 < port < 65535:
         raise typer.BadParameter(f"{port}: must be an odd port between 1025 and 65533 "
                                  "(the console takes PORT-1)", param_hint="--port")
+    problem = host_problem(host)
+    if problem is not None:
+        raise typer.BadParameter(problem, param_hint="--host")
     chosen = []
     for config_id in config:
         try:

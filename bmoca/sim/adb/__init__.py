@@ -4,6 +4,6 @@
 client see them as emulators (`bmoca serve-adb`).
 """
 
-from bmoca.sim.adb.server import AdbEndpoint, ServedPhone, is_loopback, register
+from bmoca.sim.adb.server import AdbEndpoint, ServedPhone, host_problem, is_loopback, register
 
-__all__ = ["AdbEndpoint", "ServedPhone", "is_loopback", "register"]
+__all__ = ["AdbEndpoint", "ServedPhone", "host_problem", "is_loopback", "register"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from bmoca.sim.device import SimDevice
 
+LINE_MAX = 64 * 1024
+"""Longest console command line: asyncio's stream limit, which `serve`'s reader has."""
+DISCARD_MAX = 1024 * 1024
+"""How much of a too-long line is read and dropped before the console hangs up anyway."""
+
 GREETING = ("Android Console: Authentication required\r\n"
             "Android Console: type 'auth <auth_token>' to authenticate\r\n"
             "Android Console: you can find your <auth_token> in \r\n"
@@ -24,15 +30,26 @@ GREETING = ("Android Console: Authentication required\r\n"
 
 
 def auth_token(home: Path | None = None) -> str:
-    """The console token from `~/.emulator_console_auth_token`, created when missing."""
+    """The console token from `~/.emulator_console_auth_token`, created when missing.
+
+    The token is a secret (it grants `kill` and snapshots), so a new file is created 0600
+    from the start, never world-readable even for a moment or under a lax umask.
+    """
     path = (home or Path.home()) / ".emulator_console_auth_token"
     try:
         return path.read_text().strip()
     except FileNotFoundError:
-        token = secrets.token_urlsafe(12)
-        with contextlib.suppress(OSError):
-            path.write_text(token)
-        return token
+        pass
+    token = secrets.token_urlsafe(12)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another server made it meanwhile: use theirs
+        return path.read_text().strip()
+    except OSError:
+        return token  # an unwritable home: this run's console still has a token
+    with os.fdopen(fd, "w") as out:
+        out.write(token)
+    return token
 
 
 class Console:
@@ -103,13 +120,37 @@ class Console:
             return "KO: bad snapshot arguments; use save|load|del NAME or list\r\n"
         return "KO: unknown avd command; try 'avd name' or 'avd snapshot list'\r\n"
 
+    async def _refuse_long_line(self, reader: asyncio.StreamReader,
+                                writer: asyncio.StreamWriter) -> None:
+        """One `KO:` line for a line over LINE_MAX; the rest of it (up to DISCARD_MAX) is
+        read and dropped so closing does not reset the connection before the client reads
+        the reply."""
+        writer.write(f"KO: command line too long (over {LINE_MAX} bytes)\r\n".encode())
+        await writer.drain()
+        dropped = 0
+        while dropped < DISCARD_MAX:
+            try:
+                await reader.readuntil(b"\n")
+                return
+            except asyncio.IncompleteReadError:
+                return
+            except asyncio.LimitOverrunError as over:
+                await reader.readexactly(over.consumed)
+                dropped += over.consumed
+
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             writer.write(GREETING.encode())
             await writer.drain()
             session: dict = {}
             while True:
-                raw = await reader.readline()
+                try:
+                    raw = await reader.readuntil(b"\n")
+                except asyncio.IncompleteReadError as end:  # a last line with no newline
+                    raw = end.partial
+                except asyncio.LimitOverrunError:  # no newline within LINE_MAX
+                    await self._refuse_long_line(reader, writer)
+                    break
                 if not raw:
                     break
                 reply, done = self.answer(raw.decode("utf-8", "replace").strip(), session)

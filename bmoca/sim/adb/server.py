@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bmoca.sim.adb import protocol as p
-from bmoca.sim.adb.console import Console, auth_token
+from bmoca.sim.adb.console import LINE_MAX, Console, auth_token
+from bmoca.sim.adb.listener import Listener
 from bmoca.sim.adb.services import Services
 from bmoca.sim.adb.transport import Connection
 
@@ -32,6 +33,23 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(socket.gethostbyname(host)).is_loopback
     except (OSError, ValueError):
         return False
+
+
+def host_problem(host: str) -> str | None:
+    """Why the servers could not listen on `host` (None when they can): it must resolve
+    and be an address of this machine. Checked with a throwaway bind to an ephemeral port,
+    so a bad value is reported before anything is printed or built."""
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        return f"cannot resolve {host!r}: {getattr(exc, 'strerror', None) or exc}"
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.bind((address[0], 0, *address[2:]))
+    except OSError as exc:
+        return f"{host!r} is not an address of this machine: {exc.strerror or exc}"
+    return None
 
 
 def register(port: int, server_port: int = 5037, server_host: str = LOOPBACK,
@@ -61,7 +79,7 @@ class ServedPhone:
     port: int
     name: str = "bmoca"
     console: bool = True
-    servers: list[asyncio.AbstractServer] = field(default_factory=list)
+    servers: list[Listener] = field(default_factory=list)
     connections: set[Connection] = field(default_factory=set)
 
     @property
@@ -106,12 +124,11 @@ class AdbEndpoint:
             finally:
                 phone.connections.discard(conn)
 
-        phone.servers.append(await asyncio.start_server(on_adb, self.host, phone.port,
-                                                        reuse_address=True))
+        phone.servers.append(await Listener.open(self.host, phone.port, on_adb))
         if phone.console:
             console = Console(phone.device, phone.name, lambda: self._kill(phone), auth_token())
-            phone.servers.append(await asyncio.start_server(console.serve, self.host,
-                                                            phone.port - 1, reuse_address=True))
+            phone.servers.append(await Listener.open(self.host, phone.port - 1, console.serve,
+                                                     limit=LINE_MAX))
 
     def _kill(self, phone: ServedPhone) -> None:
         """`adb emu kill`: this phone's ports close; the endpoint stops with its last phone."""

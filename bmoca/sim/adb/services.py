@@ -7,9 +7,12 @@ the server's event loop, so commands from many clients never interleave inside i
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import shlex
 import struct
+import zlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bmoca.sim.adb import protocol as p
@@ -22,6 +25,21 @@ STDIN_GRACE_S = 0.1
 """How long a v2 shell waits for stdin before running with none (clients that never
 send close-stdin, e.g. adbutils' shell2(v2=True))."""
 STDIN_MAX_S = 30.0
+
+
+FRAME_CHUNK = 64 * 1024
+"""Framebuffer bytes per WRTE: what one unacknowledged stream may hold uncompressed."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One captured screen for `framebuffer:`: header, and the RGBA pixels in FRAME_CHUNK
+    slices compressed one by one (a UI screen shrinks ~20x), so many streams of one screen
+    share ~0.5 MB instead of holding ~9 MB each."""
+
+    digest: bytes
+    header: bytes
+    blocks: tuple[bytes, ...]
 
 
 def screencap_png(device: SimDevice) -> bytes:
@@ -82,6 +100,7 @@ class Services:
 
     def __init__(self, device: SimDevice):
         self.device = device
+        self._frame: Frame | None = None
 
     def open(self, name: str) -> Service | None:
         if name.startswith("shell,") or name.startswith("shell:"):
@@ -212,12 +231,31 @@ class Services:
 
     # -- framebuffer ---------------------------------------------------------------------------
     async def framebuffer(self, stream: Stream) -> None:
-        """Version-1 header (13 uint32) then raw RGBA, as adbutils' framebuffer() reads it."""
+        """Version-1 header (13 uint32) then raw RGBA, as adbutils' framebuffer() reads it.
+
+        As adbd's framebuffer_service, the frame is captured once and then written in
+        chunks; each chunk is unpacked only after the host acknowledged (OKAY) the last, so
+        a stream that is never read holds one chunk and its share of a compressed frame.
+        """
+        frame = self._capture()
+        await stream.write(frame.header)
+        for block in frame.blocks:
+            await stream.write(zlib.decompress(block))
+
+    def _capture(self) -> Frame:
+        """The screen now, shared with earlier streams when it has not changed."""
         rgba = self.device.screenshot_image().convert("RGBA")
-        pixels = rgba.tobytes()
-        header = struct.pack("<13I", 1, 32, len(pixels), rgba.width, rgba.height,
-                             0, 8, 16, 8, 8, 8, 24, 8)
-        await stream.write(header + pixels)
+        (width, height), pixels = rgba.size, rgba.tobytes()
+        del rgba  # only the compressed frame outlives this call
+        digest = hashlib.blake2b(pixels, digest_size=16).digest()
+        if self._frame is None or self._frame.digest != digest:
+            header = struct.pack("<13I", 1, 32, len(pixels), width, height,
+                                 0, 8, 16, 8, 8, 8, 24, 8)
+            view = memoryview(pixels)
+            blocks = tuple(zlib.compress(view[i:i + FRAME_CHUNK], 1)
+                           for i in range(0, len(view), FRAME_CHUNK))
+            self._frame = Frame(digest, header, blocks)
+        return self._frame
 
     # -- sync ----------------------------------------------------------------------------------
     async def sync(self, stream: Stream) -> None:

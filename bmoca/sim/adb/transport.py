@@ -113,14 +113,18 @@ class Connection:
                 await self.writer.wait_closed()
 
     def _handle(self, command: int, arg0: int, arg1: int, payload: bytes) -> None:
+        """One packet. As adbd's handle_packet, stream packets count only once the transport
+        is online: an OPEN sent before CNXN never runs, and AUTH before CNXN is dropped
+        (ro.adb.secure=0, so CNXN alone brings it online)."""
         if command == p.A_CNXN:
             self.version = min(arg0, p.A_VERSION)
             self.max_data = max(256, min(arg1, p.MAX_PAYLOAD))
             self.online = True
             self.send(p.A_CNXN, p.A_VERSION, p.MAX_PAYLOAD, self.banner)
+        elif not self.online:
+            return  # nothing but CNXN before the handshake
         elif command == p.A_AUTH:
-            # ro.adb.secure=0: accept any signature and go online
-            self.online = True
+            # ro.adb.secure=0: any signature is accepted; answer with the banner again
             self.send(p.A_CNXN, p.A_VERSION, p.MAX_PAYLOAD, self.banner)
         elif command == p.A_OPEN:
             self._open(arg0, payload)
