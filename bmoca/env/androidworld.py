@@ -35,14 +35,14 @@ from typing import Any
 import numpy as np
 
 from bmoca import tasks
-from bmoca.formats import apps as app_table
-from bmoca.tasks import families
 from bmoca.device import Device, DeviceConfig
 from bmoca.env import actions as act
 from bmoca.env import observations as obs
 from bmoca.env.devices import DevicePool, resolve_config
 from bmoca.env.environment import convert_action, execute
+from bmoca.formats import apps as app_table
 from bmoca.formats.locales import is_rtl
+from bmoca.tasks import families
 
 __all__ = ["AndroidWorldEnv", "AndroidWorldTask", "BoundingBox", "State", "UIElement"]
 

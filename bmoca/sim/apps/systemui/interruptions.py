@@ -299,9 +299,8 @@ def _sid(name: str) -> str:
 
 def _heads_up(ctx: Context, shown: Shown) -> View:
     """A heads-up: Notification's template (header, title, text, actions) on a card."""
-    event, theme = shown.event, ctx.theme
+    theme = ctx.theme
     system = ctx.system
-    kind = event.kind
     surface = (48, 49, 52) if theme.dark else (255, 255, 255)
     title, body, actions = _notification(ctx, shown)
     header = row(
