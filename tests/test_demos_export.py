@@ -148,3 +148,37 @@ def test_the_export_command(dataset, tmp_path):
     assert again.returncode == 2 and not again.stdout
     assert again.stderr.strip().splitlines() == [f"error: {tmp_path / 'd.parquet'} exists; "
                                                  "choose a new path (exports never overwrite)"]
+
+
+@pytest.mark.reliability
+@pytest.mark.parametrize("hostile", ["../secret.png", "/etc/passwd", "screens/link.png"])
+def test_a_screenshot_path_out_of_the_dataset_is_refused(tmp_path, hostile):
+    """Issue 35: a step's screenshot path is followed only inside the dataset's directory
+    (a link out counts as out); the export, like every reader, refuses the rest."""
+    from bmoca.demos.export import rows
+
+    out = tmp_path / "ds"
+    generate(out, TASKS[:1], CONFIGS[:1], screen_width=96)
+    (tmp_path / "secret.png").write_bytes(b"not yours")
+    (out / "screens").mkdir(exist_ok=True)
+    (out / "screens" / "link.png").symlink_to(tmp_path / "secret.png")
+    lines = (out / "episodes.jsonl").read_text("utf-8").splitlines()
+    episode = json.loads(lines[0])
+    episode["steps"][0]["screenshot"] = hostile
+    (out / "episodes.jsonl").write_text("\n".join([json.dumps(episode), *lines[1:]]) + "\n",
+                                        "utf-8")
+    with pytest.raises(demos.DemoError, match="leads out of the dataset"):
+        list(rows(demos.load(out)))
+
+
+@pytest.mark.reliability
+def test_a_damaged_screenshot_is_refused_not_exported(tmp_path):
+    from bmoca.demos.export import rows
+
+    out = tmp_path / "ds"
+    generate(out, TASKS[:1], CONFIGS[:1], screen_width=96)
+    dataset = demos.load(out)
+    shot = dataset.screenshot_path(dataset.episodes[0].steps[0])
+    shot.write_bytes(shot.read_bytes()[: len(shot.read_bytes()) // 2])  # cut short
+    with pytest.raises(demos.DemoError, match="not a readable PNG"):
+        list(rows(dataset))

@@ -147,7 +147,18 @@ class Dataset:
     episodes: list[Demo] = field(default_factory=list)
 
     def screenshot_path(self, step: DemoStep) -> Path | None:
-        return None if step.screenshot is None else self.path / step.screenshot
+        return None if step.screenshot is None else self.file(step.screenshot)
+
+    def file(self, relative: str) -> Path:
+        """A file the dataset's records name, which must lie inside its directory: a
+        screenshot path of `../secret` or `/etc/passwd` (links followed) is a DemoError,
+        never a file read from elsewhere."""
+        root = self.path.resolve()
+        path = (root / relative).resolve()
+        if not path.is_relative_to(root):
+            raise DemoError(f"{self.path}: the screenshot path {relative!r} leads out of "
+                            "the dataset's directory")
+        return path
 
     def of_task(self, task_id: str) -> list[Demo]:
         return [d for d in self.episodes if d.task_id == task_id]

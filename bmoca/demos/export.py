@@ -75,7 +75,6 @@ def rows(dataset: Dataset) -> Iterator[dict[str, Any]]:
     PNG's bytes and `screenshot_path` where it lies in the dataset directory."""
     for number, demo in enumerate(dataset.episodes):
         for step in demo.steps:
-            path = dataset.screenshot_path(step)
             yield {
                 "episode": number, "task_id": demo.task_id, "config_id": demo.config_id,
                 "goal": demo.goal, "repeat": demo.repeat, "seed": demo.seed,
@@ -86,7 +85,8 @@ def rows(dataset: Dataset) -> Iterator[dict[str, Any]]:
                 "dual_gesture": None if step.dual_gesture is None else list(step.dual_gesture),
                 "discrete": step.discrete, "reward": step.reward,
                 "terminated": step.terminated, "truncated": step.truncated,
-                "screenshot": None if path is None else path.read_bytes(),
+                "screenshot": None if step.screenshot is None else _png(dataset,
+                                                                        step.screenshot),
                 "screenshot_path": step.screenshot,
             }
 
@@ -183,8 +183,26 @@ def _pixels(dataset: Dataset, relative: str, size: tuple[int, int]) -> Any:
 
     from bmoca.env import observations as obs
 
-    with Image.open(io.BytesIO((dataset.path / relative).read_bytes())) as image:
+    data = _png(dataset, relative)
+    with Image.open(io.BytesIO(data)) as image:
         return obs.resize(np.asarray(image.convert("RGB")), size)
+
+
+def _png(dataset: Dataset, relative: str) -> bytes:
+    """A step's screenshot, checked to be a whole PNG: a damaged one is a DemoError naming
+    it, never exported as it is."""
+    from PIL import Image, UnidentifiedImageError
+
+    data = dataset.file(relative).read_bytes()
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format != "PNG":
+                raise DemoError(f"{dataset.path}: {relative} is a {image.format} image, not "
+                                "a PNG")
+            image.verify()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise DemoError(f"{dataset.path}: {relative} is not a readable PNG ({exc})") from None
+    return data
 
 
 def _buffer(dataset: Dataset, number: int, line: int, demo: Demo,
