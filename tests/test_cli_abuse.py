@@ -166,3 +166,24 @@ def test_a_report_on_a_store_with_a_wrong_typed_cell_is_one_line(tmp_path, table
     assert result.returncode == 2
     line, = result.stderr.strip().splitlines()
     assert f"{cell} of episode" in line and "should be" in line and "damaged or edited" in line
+
+
+@pytest.mark.parametrize("out, why", [("/proc/1/m.pt", "cannot write to /proc/1"),
+                                      (".", "is a directory; give a file name")])
+def test_a_checkpoint_that_cannot_be_written_is_refused_before_training(tmp_path, out, why):
+    result = bmoca("train", "bc", "--data", str(tmp_path / "no-data"), "--out", out,
+                   cwd=tmp_path)
+    assert result.returncode == 2
+    line, = result.stderr.strip().splitlines()
+    assert "--out" in line and why in line
+
+
+def test_a_refused_checkpoint_is_one_short_line(tmp_path):
+    pytest.importorskip("torch")
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"garbage, not a checkpoint")
+    result = bmoca("eval", "--agent", f"bc:{bad}", "--tasks", "settings/turn_on_wifi",
+                   "--configs", "test_env_100", "--out", str(tmp_path / "run"), cwd=tmp_path)
+    assert result.returncode == 2
+    line, = result.stderr.strip().splitlines()
+    assert "not a bmoca checkpoint" in line and "weights_only" not in line and len(line) < 300

@@ -56,6 +56,16 @@ def writable_dir(param: str, path: Path) -> Path:
     return path
 
 
+def writable_file(param: str, path: Path) -> Path:
+    """`path` as a file this process can create (its folder made if missing), or a
+    one-line BadParameter saying why not, before any work starts (a checkpoint that
+    cannot be written is found before training, not after it)."""
+    if path.is_dir():
+        raise bad(param, f"{path} is a directory; give a file name")
+    writable_dir(param, path.parent)
+    return path
+
+
 def write_last_screens(screens: Path | None,
                        problems: Sequence[tuple[str, str, str, str | None]]) -> list[str | None]:
     """Each problem's last screen as a numbered file under `screens` (created when there

@@ -11,17 +11,23 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from bmoca.cli.common import error_line, task_split_option
+from bmoca.cli.common import error_line, task_split_option, writable_file
 
 console = Console()
 train_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                         help="Train agents on expert demonstrations (pip install -e '.[train]').")
 
 
+def _checkpoint_out(path: Path) -> Path:
+    """--out is checked before training: a checkpoint that cannot be written is one line,
+    exit 2, not a traceback after the last step."""
+    return writable_file("--out", path)
+
+
 @train_app.command("bc")
 def train_bc(
     data: Path = typer.Option(..., help="a dataset directory written by `bmoca demos generate`"),
-    out: Path = typer.Option(..., help="checkpoint file to write"),
+    out: Path = typer.Option(..., help="checkpoint file to write", callback=_checkpoint_out),
     arch: str = typer.Option("small", help="small (a CNN for CPUs) or reference (EfficientNet-"
                              "b0 + a frozen text encoder, B-MoCA §6.6)"),
     action: str = typer.Option("discrete", help="discrete (385-way) or dual_gesture"),
@@ -92,7 +98,8 @@ def default_text_encoder() -> str:
 @train_app.command("iql")
 def train_iql(
     data: Path = typer.Option(..., help="a dataset directory written by `bmoca demos generate`"),
-    out: Path = typer.Option(..., help="checkpoint file to write (loads as iql:/bc:)"),
+    out: Path = typer.Option(..., help="checkpoint file to write (loads as iql:/bc:)",
+                             callback=_checkpoint_out),
     init: Path = typer.Option(None, help="a BC checkpoint to start the actor and critic from"),
     task_spec: str = typer.Option(None, "--tasks", help="only these tasks (as for eval)"),
     task_split: str = task_split_option(),
@@ -256,7 +263,8 @@ def _rl_command(algo: str):
         task_id: str = typer.Option("gmail/open_Gmail", "--task", help="the task to train on"),
         init: Path = typer.Option(None, help="a BC checkpoint to start from (default: a fresh "
                                   "small policy)"),
-        out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:/ppo:/dqn:)"),
+        out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:/ppo:/dqn:)",
+                                 callback=_checkpoint_out),
         config_spec: str = typer.Option("paper", "--configs",
                                         help="training configurations: comma-separated ids, "
                                         "or paper (the 10 of §6.7)"),

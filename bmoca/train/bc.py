@@ -9,6 +9,8 @@ Seeded: the same data, settings and seed give the same weights.
 
 from __future__ import annotations
 
+import re
+
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -111,6 +113,20 @@ def save(policy: Policy, path: str | Path, settings: Settings | None = None,
     return path
 
 
+def _refusal(exc: Exception) -> str:
+    """Why torch's safe loader refused a file, in a few words (its own message is a
+    paragraph of advice to load the file unsafely, which bmoca never does)."""
+    message = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
+    found = re.search(r"GLOBAL (\S+) was not an allowed global", message)
+    if found:
+        return (f"it holds {found.group(1)}, which a checkpoint may not hold: loading it "
+                "could run code")
+    if "Weights only load failed" in message:
+        return "not a torch file of tensors and plain values"
+    first = message.strip().splitlines()[0] if message.strip() else type(exc).__name__
+    return first[:160]
+
+
 def load(path: str | Path, *, text_config: Any = None) -> Policy:
     """The policy stored in a checkpoint, in eval mode."""
     path = Path(path)
@@ -119,7 +135,7 @@ def load(path: str | Path, *, text_config: Any = None) -> Policy:
     try:
         saved = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # noqa: BLE001 - any unreadable file is one error
-        raise TrainError(f"{path}: not a bmoca checkpoint ({exc})") from None
+        raise TrainError(f"{path}: not a bmoca checkpoint ({_refusal(exc)})") from None
     if not isinstance(saved, dict) or saved.get("format") != FORMAT:
         raise TrainError(f"{path}: not a bmoca BC checkpoint")
     policy = build_policy(saved["config"], text_config=text_config)
