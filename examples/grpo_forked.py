@@ -12,26 +12,30 @@ less `--step-cost` a step), and its advantage is group-relative, as in GRPO:
 
 given to every step of continuation i. No critic: the group is the baseline, and a fork
 mid-episode scores the steps still to come from a state the policy really reaches. The
-update is GRPO's clipped-ratio objective, averaged over all steps of the iteration, with a
-KL penalty (the k3 estimator) to the starting policy:
+update is GRPO's clipped-ratio objective with a KL penalty (the k3 estimator) to the
+starting policy, each group and each continuation weighing the same:
 
-    L = -mean over groups, continuations; mean over a continuation's steps of
+    L = -mean over groups and their continuations of the mean over its steps of
         [min(r A, clip(r, 1 - eps, 1 + eps) A) - beta KL(pi || pi_start)],
-    r = pi(a|s) / pi_old(a|s),
+    r = pi(a|s) / pi_old(a|s).
 
-so a long failing continuation weighs no more than a short successful one.
+A group whose continuations all score the same has no signal and is left out of the
+update (DAPO's dynamic sampling), so it does not dilute the others.
 
 The policy is the BC network (`bmoca.train.models.Policy`, the `small` architecture) on
 `TaskEnv`'s pixels and 385 discrete actions, as PPO and DQN use it (`bmoca.train.rl`).
-By default it starts from behaviour cloning done here, on the scripted expert's
-demonstrations (`--play discrete`, the shade route) in the first `--bc-configs` training
-configurations only; `--init scratch` starts from a random network (which almost never
-succeeds, so every group scores 0 and nothing is learnt). Greedy success is measured in
-the training configurations and in the 10 test configurations, which the policy never
-trains in; no expert information is used there.
+By default it starts from behaviour cloning done here on the scripted expert's
+demonstrations (played as discrete actions, Settings opened from the notification
+shade) in the first `--bc-configs` training configurations only. `--init scratch` starts
+from a random network, which almost never succeeds (the default task needs the shade
+pulled down and then its gear tapped: 2 of 385 actions in a row), so its groups score
+all 0 and teach nothing; `--init FILE` loads a `bmoca train bc` checkpoint. Greedy
+success is measured in the training configurations and in the 10 test configurations,
+where the policy never trains and no expert information is used.
 
-    python examples/grpo_forked.py                                  # seed 0, ~5 min on 2 cores
-    python examples/grpo_forked.py --seed 1 --out runs/grpo-1.json
+    python examples/grpo_forked.py                        # seed 0: about 5 min on 2 busy cores
+    python examples/grpo_forked.py --seed 1 --out runs/grpo-1.json --save runs/grpo-1.pt
+    bmoca eval --agent bc:runs/grpo-1.pt --tasks settings/open_the_setting_app --split test
     python examples/grpo_forked.py --summarize runs/grpo-*.json --plot docs/training-grpo-curve.png
 """
 
@@ -43,7 +47,7 @@ import json
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,18 +71,18 @@ class Settings:
     configs: list[str] = field(default_factory=lambda: training_configs(35))
     eval_configs: list[str] = field(default_factory=lambda: list(configs.ids("test")))
     init: str = "bc"             # "bc": behaviour cloning first; "scratch": random; or a checkpoint
-    bc_configs: int = 7          # BC demonstrations: the first N training configurations
-    bc_steps: int = 100
+    bc_configs: int = 14         # BC demonstrations: the first N training configurations
+    bc_steps: int = 500
     bc_lr: float = 1e-3
-    iterations: int = 30
+    iterations: int = 60
     episodes: int = 4            # trunks per iteration
-    forks: int = 2               # mid-episode fork points per trunk (the reset is always one)
-    group: int = 8               # continuations per fork point
+    forks: int = 1               # mid-episode fork points per trunk (the reset is always one)
+    group: int = 6               # continuations per fork point
     horizon: int = 0             # steps per episode; 0: the task's step limit
     step_cost: float = 0.0
-    lr: float = 3e-4
+    lr: float = 1e-4
     clip: float = 0.2
-    kl: float = 0.02
+    kl: float = 0.1
     epochs: int = 2
     batch_size: int = 64
     eval_every: int = 5
@@ -132,15 +136,16 @@ class Sampler:
 
 
 def play(env: TaskEnv, observation: np.ndarray, sample: Sampler, step_cost: float,
-         before_step: Callable[[int, np.ndarray], None] | None = None
+         moments: list[tuple[int, np.ndarray, TaskState]] | None = None
          ) -> tuple[list[Step], float, bool]:
     """Sample the policy from `observation` (the env's current one) to the episode's end:
-    the steps, the return and whether the task succeeded."""
+    the steps, the return and whether the task succeeded. With `moments`, each moment
+    before a step is appended to it: (steps taken, observation, the forked state)."""
     steps: list[Step] = []
     total, success, done = 0.0, False, False
     while not done:
-        if before_step is not None:
-            before_step(len(steps), observation)
+        if moments is not None:
+            moments.append((len(steps), observation, env.get_state()))
         action, logprob = sample(observation)
         steps.append(Step(observation, action, logprob))
         observation, reward, terminated, truncated, info = env.step(action)
@@ -149,7 +154,13 @@ def play(env: TaskEnv, observation: np.ndarray, sample: Sampler, step_cost: floa
     return steps, total, success
 
 
-def collect(env: TaskEnv, sample: Sampler, settings: Settings,
+def shuffled_cycle(items: Sequence[str], rng: np.random.Generator) -> Iterator[str]:
+    """`items` in a fresh random order per pass: each is visited as often as the others."""
+    while True:
+        yield from (items[i] for i in rng.permutation(len(items)))
+
+
+def collect(env: TaskEnv, sample: Sampler, settings: Settings, configs_left: Iterator[str],
             rng: np.random.Generator) -> tuple[list[Group], int, int]:
     """One iteration's groups: a trunk per episode, forked at its reset and at up to
     `forks` later steps, and `group` continuations from each fork. Also returns the
@@ -157,11 +168,10 @@ def collect(env: TaskEnv, sample: Sampler, settings: Settings,
     groups: list[Group] = []
     episodes = env_steps = 0
     for _ in range(settings.episodes):
-        config = settings.configs[int(rng.integers(len(settings.configs)))]
+        config = next(configs_left)
         observation, _ = env.reset(options={"config": config})
         forked: list[tuple[int, np.ndarray, TaskState]] = []
-        trunk, _, _ = play(env, observation, sample, settings.step_cost,
-                           lambda t, seen: forked.append((t, seen, env.get_state())))
+        trunk, _, _ = play(env, observation, sample, settings.step_cost, forked)
         episodes, env_steps = episodes + 1, env_steps + len(trunk)
         later = forked[1:]
         chosen = sorted(rng.choice(len(later), min(settings.forks, len(later)), replace=False))
@@ -185,7 +195,11 @@ def update(policy: Policy, reference: Policy, optimiser: torch.optim.Optimizer,
            generator: torch.Generator) -> dict[str, float]:
     """GRPO's clipped-ratio step with a KL penalty to `reference`, over every step of the
     iteration's continuations (`--epochs` passes in minibatches), each continuation and
-    each group weighing the same."""
+    each group weighing the same. Groups whose continuations all scored the same carry no
+    signal and are left out (DAPO's dynamic sampling), so they do not dilute the others."""
+    groups = [group for group in groups if np.any(group.advantages)]
+    if not groups:
+        return {"loss": 0.0, "kl": 0.0, "clipped": 0.0}
     rows = [(step, float(advantage), 1.0 / (len(steps) * len(group.steps) * len(groups)))
             for group in groups
             for steps, advantage in zip(group.steps, group.advantages, strict=True)
@@ -268,6 +282,7 @@ def run(settings: Settings, *, demos: str | None = None,
     optimiser = torch.optim.Adam(policy.parameters(), lr=settings.lr)
     rng = np.random.default_rng(settings.seed)
     generator = torch.Generator().manual_seed(settings.seed)
+    configs_left = shuffled_cycle(settings.configs, rng)
     sample = Sampler(policy, task.goal, settings.seed)
     env = TaskEnv(task, settings.configs, horizon=horizon, seed=settings.seed)
     curve: list[dict[str, Any]] = []
@@ -276,7 +291,7 @@ def run(settings: Settings, *, demos: str | None = None,
         for iteration in range(settings.iterations + 1):
             row: dict[str, Any] = {"iteration": iteration}
             if iteration:
-                groups, played, stepped = collect(env, sample, settings, rng)
+                groups, played, stepped = collect(env, sample, settings, configs_left, rng)
                 episodes, env_steps = episodes + played, env_steps + stepped
                 if on_groups is not None:
                     on_groups(groups)
@@ -323,29 +338,34 @@ def table_line(row: dict[str, Any] | None = None) -> str:
 
 
 def summarize(paths: Sequence[str], plot: str | None = None) -> str:
-    """A markdown table of the evaluated rows of several runs' curves (mean ± std and
-    min-max over runs), and optionally a PNG plot of greedy success."""
-    runs = [json.loads(Path(p).read_text(encoding="utf-8")) for p in paths]
-    evaluated = [[r for r in run["curve"] if "greedy_train" in r] for run in runs]
+    """A markdown table of several runs' curves at their evaluated iterations (mean ± std,
+    and min-max, over runs), and optionally a PNG plot of greedy success. The group return
+    is averaged over the iterations since the previous evaluation (one is noisy)."""
+    curves = [json.loads(Path(p).read_text(encoding="utf-8"))["curve"] for p in paths]
     lines = ["| iteration | episodes | group return (sampled) | greedy success, train | "
              "greedy success, test |", "|---:|---:|---:|---:|---:|"]
     series: dict[str, list[tuple[float, float]]] = {"greedy_train": [], "greedy_test": []}
-    iterations = [r["iteration"] for r in evaluated[0]]
-    for index, iteration in enumerate(iterations):
-        rows = [rows[index] for rows in evaluated]
+    iterations = [r["iteration"] for r in curves[0] if "greedy_train" in r]
+    for before, iteration in zip([-1] + iterations, iterations, strict=False):
+        rows = [curve[iteration] for curve in curves]
+        window = [[r["group_return"] for r in curve[before + 1:iteration + 1]
+                   if "group_return" in r] for curve in curves]
+        values = {"group_return": [np.mean(w) for w in window if w],
+                  "greedy_train": [r["greedy_train"] for r in rows],
+                  "greedy_test": [r["greedy_test"] for r in rows]}
         cells = [str(iteration), f"{np.mean([r['episodes'] for r in rows]):.0f}"]
-        for key in ("group_return", "greedy_train", "greedy_test"):
-            values = np.array([r[key] for r in rows if r.get(key) is not None], dtype=float)
-            if not len(values):
+        for key, found in values.items():
+            if not found:
                 cells.append("-")
                 continue
-            cells.append(f"{values.mean():.2f} ± {values.std():.2f} "
-                         f"({values.min():.2f}–{values.max():.2f})")
+            found = np.array(found, dtype=float)
+            cells.append(f"{found.mean():.2f} ± {found.std():.2f} "
+                         f"({found.min():.2f}–{found.max():.2f})")
             if key in series:
-                series[key].append((values.mean(), values.std()))
+                series[key].append((found.mean(), found.std()))
         lines.append("| " + " | ".join(cells) + " |")
     if plot:
-        _plot(plot, iterations, series, len(runs))
+        _plot(plot, iterations, series, len(curves))
     return "\n".join(lines)
 
 
@@ -384,6 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--" + name.replace("_", "-"), type=type(value), default=value)
     parser.add_argument("--demos", help="record the BC demonstrations here (kept)")
     parser.add_argument("--out", help="write the settings and curve here as JSON")
+    parser.add_argument("--save", help="write the trained policy here (a BC checkpoint)")
     parser.add_argument("--json", action="store_true", help="print the curve as JSON lines")
     parser.add_argument("--summarize", nargs="+", metavar="CURVE",
                         help="print a markdown table of these --out files and exit")
@@ -400,14 +421,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         configs=training_configs(int(chosen[0])) if chosen[0].isdigit() else chosen,
         eval_configs=(list(configs.ids("test")) if args.eval_configs == "test"
                       else args.eval_configs.split(",")))
-    say: Callable[[str], None] = (lambda _line: None) if args.json else print
-    say(table_line())
+    def log(line: str) -> None:  # with --json, stdout carries only the curve
+        print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
 
     def on_row(row: dict[str, Any]) -> None:
         print(json.dumps(row) if args.json else table_line(row), flush=True)
 
-    _, curve = run(settings, demos=args.demos, on_row=on_row,
-                   log=lambda line: say(line) if not args.json else print(line, file=sys.stderr))
+    if not args.json:
+        print(table_line())
+    policy, curve = run(settings, demos=args.demos, on_row=on_row, log=log)
+    if args.save:
+        bc.save(policy, args.save, extra={"grpo": asdict(settings)})
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
