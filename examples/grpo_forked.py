@@ -67,6 +67,8 @@ from bmoca.train.rl_env import TaskEnv, TaskState
 
 @dataclass
 class Settings:
+    """Every option of a run (each is a command-line flag)."""
+
     task: str = "settings/open_the_setting_app"
     configs: list[str] = field(default_factory=lambda: training_configs(35))
     eval_configs: list[str] = field(default_factory=lambda: list(configs.ids("test")))
@@ -121,7 +123,7 @@ def group_advantages(returns: Sequence[float], eps: float = 1e-6) -> np.ndarray:
 
 
 class Sampler:
-    """The policy's actions for one goal, sampled with a seeded generator (or greedy)."""
+    """The policy's actions for one goal, sampled with its own seeded generator."""
 
     def __init__(self, policy: Policy, goal: str, seed: int) -> None:
         self.policy, self.goal = policy, goal

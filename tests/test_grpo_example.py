@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("torch")
 
+from bmoca.train import bc  # noqa: E402
 from bmoca.train.rl_env import TaskEnv, TaskState  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "grpo_forked.py"
@@ -72,7 +73,7 @@ def test_each_group_continues_one_forked_moment_and_the_curve_is_seeded(grpo, tm
     settings = grpo.Settings(task=TASK, init="scratch", configs=["train_env_000", "train_env_002"],
                              eval_configs=["test_env_100"], iterations=1, episodes=1, forks=2,
                              group=3, horizon=3, eval_every=1)
-    _, curve = grpo.run(settings, on_groups=groups.extend, log=lambda _line: None)
+    policy, curve = grpo.run(settings, on_groups=groups.extend, log=lambda _line: None)
     # a random network almost never succeeds within 3 steps, so the trunk has 3 moments
     assert [g.fork_step for g in groups][0] == 0 and len(groups) == 3
     assert sorted({g.fork_step for g in groups}) == [0, 1, 2]
@@ -88,8 +89,8 @@ def test_each_group_continues_one_forked_moment_and_the_curve_is_seeded(grpo, tm
     assert curve[1]["episodes"] == 1 + 3 * 3 and curve[1]["groups"] == 3
     assert 0.0 <= curve[1]["greedy_train"] <= 1.0 and "greedy_test" in curve[0]
 
-    out = tmp_path / "curve.json"
-    assert grpo.main(TINY + ["--out", str(out), "--json"]) == 0
+    out, saved = tmp_path / "curve.json", tmp_path / "policy.pt"
+    assert grpo.main(TINY + ["--out", str(out), "--json", "--save", str(saved)]) == 0
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     written = json.loads(out.read_text())
     assert written["settings"]["group"] == 3 and written["curve"] == printed
@@ -97,3 +98,4 @@ def test_each_group_continues_one_forked_moment_and_the_curve_is_seeded(grpo, tm
     def same(row):
         return {k: v for k, v in row.items() if k != "seconds"}
     assert [same(r) for r in printed] == [same(r) for r in curve]  # seeded: the same run
+    assert bc.load(saved).config == policy.config  # a BC checkpoint `bc:FILE` agents play
