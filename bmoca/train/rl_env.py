@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
@@ -24,10 +25,11 @@ from gymnasium import spaces
 
 from bmoca import tasks
 from bmoca.env import BmocaEnv, DevicePool
+from bmoca.env.fork import EnvState
 from bmoca.formats.hierarchy import parse as parse_dump
 from bmoca.tasks import experts
 
-__all__ = ["TaskEnv", "expert_path", "screen_state"]
+__all__ = ["TaskEnv", "TaskState", "expert_path", "screen_state"]
 
 SYSTEM_PACKAGES = ("com.android.systemui",)
 _STATE_ATTRS = ("package", "resource-id", "text", "content-desc", "checked", "selected",
@@ -70,6 +72,17 @@ def expert_path(task: tasks.Task, config: str, pool: DevicePool | None = None) -
             env.close()
 
 
+@dataclass(frozen=True)
+class TaskState:
+    """One moment of a `TaskEnv` episode (`TaskEnv.get_state`): what the phone's
+    environment holds, and what the task environment adds on top of it."""
+
+    env: EnvState
+    config_id: str
+    progress: int
+    """How far along the expert's path the shaping has paid (0 without shaping)."""
+
+
 class TaskEnv(gymnasium.Env):
     """`task` on configurations drawn from `config_ids` at each reset; observation the
     (256, 128, 3) screen, action a discrete index (0..384)."""
@@ -100,6 +113,8 @@ class TaskEnv(gymnasium.Env):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         options = dict(options or {})
+        if "state" in options:
+            return self._reset_to(options.pop("state"), options)
         self.config_id = options.pop("config", None) or self.config_ids[
             int(self._rng.integers(len(self.config_ids)))]
         if self.shaping:
@@ -107,6 +122,27 @@ class TaskEnv(gymnasium.Env):
                 self._paths[self.config_id] = expert_path(self.task, self.config_id, self.pool)
             self._path, self._progress = self._paths[self.config_id], 0
         observation, info = self.env.reset(options={"config": self.config_id, **options})
+        return observation["pixels"], {**info, "config": self.config_id}
+
+    def get_state(self) -> TaskState:
+        """The episode as it stands; `reset(options={"state": ...})` continues from it."""
+        return TaskState(self.env.get_state(), self.config_id, self._progress)
+
+    def _reset_to(self, state: TaskState, options: dict[str, Any]):
+        """`reset` from a `TaskState`: its last observation (the state holds its
+        configuration, so no other option may come with it)."""
+        if not isinstance(state, TaskState):
+            raise TypeError(f"the 'state' option takes a TaskState (TaskEnv.get_state()), "
+                            f"got {type(state).__name__}")
+        if options:
+            raise ValueError(f"reset option 'state' excludes {sorted(options)}: the state "
+                             "holds its own configuration")
+        self.config_id = state.config_id
+        if self.shaping:
+            if self.config_id not in self._paths:
+                self._paths[self.config_id] = expert_path(self.task, self.config_id, self.pool)
+            self._path, self._progress = self._paths[self.config_id], state.progress
+        observation, info = self.env.reset(options={"state": state.env})
         return observation["pixels"], {**info, "config": self.config_id}
 
     def step(self, action: Any):
