@@ -172,6 +172,10 @@ class StateImage:
         shallow = copy.copy(state)
         vfs = copy.copy(state.vfs)
         vfs.files = {}
+        # a set pickles in its iteration order, which depends on the order its items came
+        # in: rebuilt from its items in one order, an image is the same bytes however the
+        # set grew (a state written with `EnvState.to_bytes` and read back writes the same)
+        vfs.dirs = set(sorted(state.vfs.dirs))
         shallow.vfs = vfs
         self._blob = dumps(shallow)
         self._files = dict(state.vfs.files)
