@@ -24,7 +24,9 @@ pytestmark = [pytest.mark.reliability,
 
 SCRIPT = "import sys; sys.argv[0] = 'bmoca'; from bmoca.cli.main import main; main()"
 EVAL = ["eval", "--agent", "random", "--tasks", "settings", "--configs",
-        "test_env_100,test_env_101", "--repeats", "1", "--workers", "2"]
+        "test_env_100,test_env_101", "--repeats", "3", "--workers", "2"]
+"""90 episodes: a random episode on a warm simulator takes a few milliseconds, so with
+fewer, a busy machine could see the rest of the run finish between two polls."""
 DEMOS = ["demos", "generate", "--tasks", "settings/turn_on_wifi,settings/turn_on_airplane_mode,"
          "settings/turn_off_wifi", "--configs", "test_env_100,test_env_101", "--workers", "2"]
 POINTS = random.Random(22).sample(range(2, 12), 3)
@@ -63,7 +65,7 @@ def kill_when(process: subprocess.Popen, ready: Callable[[], bool], timeout: flo
     while not ready():
         assert process.poll() is None, "the run ended before the kill point"
         assert time.monotonic() < deadline, "the kill point never came"
-        time.sleep(0.05)
+        time.sleep(0.01)
     workers = [pid for pid in in_session(process.pid) if pid != process.pid]
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
