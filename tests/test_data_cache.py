@@ -148,3 +148,27 @@ def test_off_means_no_directory(monkeypatch, tmp_path: Path):
         assert cachedir.cached_bytes("x", b"k", lambda: b"made") == b"made"
     monkeypatch.setenv(ENV, str(tmp_path))
     assert cachedir.directory() == tmp_path
+
+
+@pytest.mark.reliability
+def test_an_entry_rewritten_without_the_users_key_is_not_read(folder: Path, tmp_path, monkeypatch):
+    """Issue 35: an entry whose content was rewritten and its SHA-256 recomputed (all a
+    plain content digest asks for) changed a task's step limit; entries are sealed with an
+    HMAC under a per-user key now, so the forgery is parsed again from the real text."""
+    import hashlib
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    cachedir._user_key.cache_clear()
+    text = "id: demo\nstep_limit: 6\n"
+    assert yamlload.load(text, cached=True)["step_limit"] == 6
+    entry, = folder.iterdir()
+    forged = marshal.dumps({"id": "demo", "step_limit": 999})
+    entry.write_bytes(forged + hashlib.sha256(forged).digest())
+    assert yamlload.load(text, cached=True)["step_limit"] == 6
+    key = tmp_path / "xdg" / "bmoca" / cachedir.SEAL_NAME
+    assert key.is_file() and key.stat().st_mode & 0o777 == 0o600
+    key.chmod(0o644)  # a key others can read seals nothing: the cache is not used
+    cachedir._user_key.cache_clear()
+    assert yamlload.load("id: other\n", cached=True) == {"id": "other"}
+    assert sorted(p.name for p in folder.iterdir()) == [entry.name]
+    cachedir._user_key.cache_clear()

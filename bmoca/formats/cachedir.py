@@ -3,8 +3,10 @@
 A cold start parsed the same YAML files, read the same font tables and drew the same
 sample photo in every process. What such work gives depends only on its inputs, so an
 entry is named by a hash of them (the caller's `key`: the text, the code that reads it,
-the libraries' versions) and holds its own digest: an entry that is absent, cut short or
-damaged is made again, and a directory that cannot be written costs only the saving.
+the libraries' versions) and ends with its seal, an HMAC of its bytes under a per-user
+random key (`seal.key` in the user's cache directory, mode 0600): an entry that is absent, cut
+short, damaged or rewritten by anyone without the key is made again, and a directory that
+cannot be written (or whose key is not this user's own) costs only the saving.
 
 `BMOCA_DATA_CACHE=off` (or 0, no, false) turns this cache off, a path moves it (default:
 `~/.cache/bmoca/data` on Linux). The rendered images have their own directory and switch
@@ -23,8 +25,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import hmac
 import os
 import re
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -86,8 +90,51 @@ def entry(kind: str, key: bytes) -> Path | None:
     return folder / f"{kind}-{hashlib.sha256(key).hexdigest()[:40]}.bin"
 
 
+SEAL_NAME = "seal.key"
+"""A per-user random key in the user's cache directory (mode 0600, whichever folder the
+entries are in): an entry ends with the HMAC of
+its bytes under that key, so an entry rewritten by anyone who cannot read the key (another
+user of a shared cache folder, a file dropped in from elsewhere) fails its check, however
+its own content hashes. A plain content digest could be recomputed from the entry alone."""
+
+
+def _seal_key() -> bytes | None:
+    return _user_key(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+
+
+@functools.lru_cache(maxsize=4)
+def _user_key(xdg_cache_home: str | None, home: str | None) -> bytes | None:
+    """The user's key, made on first use; None (the cache is not used) when it cannot be
+    made or is not this user's own, unreadable by others."""
+    folder = _user_cache(xdg_cache_home, home)
+    path = folder / SEAL_NAME
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(handle, "wb") as file:
+                file.write(os.urandom(32))
+        info = os.stat(path, follow_symlinks=False)
+        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or (
+                hasattr(os, "getuid") and info.st_uid != os.getuid()):
+            return None
+        key = path.read_bytes()
+    except OSError:
+        return None
+    return key if len(key) == 32 else None
+
+
+def _seal(data: bytes) -> bytes | None:
+    key = _seal_key()
+    return None if key is None else hmac.new(key, data, hashlib.sha256).digest()
+
+
 def read(path: Path) -> bytes | None:
-    """An entry's bytes when it is there whole (its trailing digest checks), else None."""
+    """An entry's bytes when it is there whole and sealed with this user's key (its
+    trailing HMAC checks), else None."""
     try:
         with open(path, "rb") as file:
             blob = file.read()
@@ -95,7 +142,8 @@ def read(path: Path) -> bytes | None:
     except OSError:
         return None
     data, digest = blob[:-32], blob[-32:]
-    if len(blob) >= 32 and hashlib.sha256(data).digest() == digest:
+    seal = _seal(data) if len(blob) >= 32 else None
+    if seal is not None and hmac.compare_digest(seal, digest):
         if time.time() - marked > _TOUCH_AFTER_S:  # used: the last to go when pruning
             with contextlib.suppress(OSError):
                 os.utime(path)
@@ -104,8 +152,11 @@ def read(path: Path) -> bytes | None:
 
 
 def write(path: Path, data: bytes) -> None:
-    """Keep `data` as the entry at `path`, followed by its digest."""
-    keep(path, lambda partial: partial.write_bytes(data + hashlib.sha256(data).digest()))
+    """Keep `data` as the entry at `path`, followed by its seal (nothing when no key)."""
+    seal = _seal(data)
+    if seal is None:
+        return
+    keep(path, lambda partial: partial.write_bytes(data + seal))
     if path.parent not in _pruned:
         _pruned.add(path.parent)
         prune(path.parent, budget_bytes())
