@@ -332,8 +332,8 @@ class SimDevice(Device):
     def perturb(self, step: int) -> None:
         """After the agent's `step`-th step: the episode's perturbations due now appear and
         those Android would have taken away go (`bmoca.sim.system.perturbations`)."""
-        interruptions.tick(self._system, step)
-        self._invalidate()
+        if interruptions.tick(self._system, step):
+            self._invalidate()
 
     def arm_perturbations(self, value: str, seed: int, about: str = "") -> int:
         """Draw schedule `value` (none, light, heavy, KIND@STEP) for an episode of `seed`

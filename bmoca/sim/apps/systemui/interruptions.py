@@ -69,26 +69,29 @@ INJECTED_FROM = "(555) 010-4477"
 
 # -- what happens without the user ---------------------------------------------------------
 
-def tick(system: SystemServer, step: int) -> None:
-    """After the agent's `step`-th step: decays, the ask check, and the events due."""
+def tick(system: SystemServer, step: int) -> bool:
+    """After the agent's `step`-th step: decays, the ask check, and the events due; whether
+    anything on the phone changed (the screen need not be built again otherwise)."""
     state = data.state_of(system)
     if state is None:
-        return
-    ringing = calls.data_of(system).ringing
+        return False
+    dialer = calls.data_of(system)
+    before = (len(state.log), dialer.ringing)
+    ringing = dialer.ringing
     if ringing is not None and system.state.clock.uptime_ms - ringing.dialed_uptime_ms \
             >= data.RING_MS:
         calls.reject(system, missed=True)
     _drop_ended_call(system)
-    for event in data.tick(system, step):
-        _on_shown(system, event)
-    _drop_ended_call(system)
+    for shown in data.tick(system, step):
+        _on_shown(system, shown)
+    return (len(state.log), dialer.ringing) != before
 
 
-def _on_shown(system: SystemServer, event: Event) -> None:
-    """What the system does as the event appears, with the log lines Android writes."""
+def _on_shown(system: SystemServer, shown: Shown) -> None:
+    """What the system does as an event appears, with the log lines Android writes."""
     state = data.state_of(system)
     assert state is not None
-    shown = next(s for s in state.shown if s.event is event)
+    event = shown.event
     if event.kind == "incoming_call":
         if calls.ring(system, event.param("number")) is None:
             state.remove(shown, "missed: a call was up")
@@ -143,12 +146,12 @@ def windows(system: SystemServer, layout: Layout, width: int, height: int, sb: i
     state = data.state_of(system)
     if state is None or not state.shown:
         return []
-    _drop_ended_call(system)
     out: list[Window] = []
     for slot in ("toast", "heads_up", "dialog"):
         shown = state.in_slot(slot)
-        if shown is None:
-            continue
+        if shown is None or (shown.event.kind == "incoming_call"
+                             and calls.data_of(system).ringing is None):
+            continue  # a call's heads-up goes with its ringing (the next tick logs it)
         ctx = Context(system, SYSTEMUI_PACKAGE)
         if slot == "toast":
             card = _toast(ctx, shown)
