@@ -43,8 +43,6 @@ class Node:
     checked: bool
     scrollable: bool
     bounds: tuple[int, int, int, int]
-    index: int = -1
-    """The element's number in the env's element list (post-order, as JSON `index` takes)."""
 
     @property
     def center(self) -> tuple[int, int]:
@@ -94,10 +92,7 @@ class Screen:
 def _parsed(xml: str) -> tuple[Node, ...]:
     """The nodes of a dump seen lately (a screen that did not change dumps the same text)."""
     nodes = []
-    root = parse_dump(xml)
-    numbered = [el for el in _post_order(root) if el.get("bounds") is not None]
-    index_of = {id(el): i for i, el in enumerate(numbered)}
-    for el in root.iter("node"):
+    for el in parse_dump(xml).iter("node"):
         m = _BOUNDS.fullmatch(el.get("bounds", ""))
         if not m:
             continue
@@ -106,16 +101,8 @@ def _parsed(xml: str) -> tuple[Node, ...]:
             desc=el.get("content-desc", ""), cls=el.get("class", ""),
             package=el.get("package", ""), checked=el.get("checked") == "true",
             scrollable=el.get("scrollable") == "true",
-            bounds=tuple(map(int, m.groups())),  # type: ignore[arg-type]
-            index=index_of.get(id(el), -1)))
+            bounds=tuple(map(int, m.groups()))))  # type: ignore[arg-type]
     return tuple(nodes)
-
-
-def _post_order(element):
-    """Children before their parent: the order the env numbers elements in."""
-    for child in element:
-        yield from _post_order(child)
-    yield element
 
 
 def click(node: Node) -> Action:

@@ -35,8 +35,10 @@ def deal_with(screen: Any) -> Action | None:
         decline = [n for n in screen.all("android:id/action0") if n.package == SYSTEMUI]
         if decline and screen.has("android:id/action1"):  # Decline | Answer: a call
             return _click(decline[0])
-        # the finger goes up from the card's centre: swiped away
-        return {"action_type": "scroll", "index": card.index, "direction": "down"}
+        # the finger goes up from the card's centre: swiped away. The heads-up is the last
+        # window the dump lists, so its card, that window's root, is the last element in
+        # the env's post-order numbering.
+        return {"action_type": "scroll", "index": len(screen.nodes) - 1, "direction": "down"}
     if any(n.package == IME for n in screen.nodes):
         return {"action_type": "navigate_back"}
     return None
