@@ -324,3 +324,21 @@ def test_an_injection_elsewhere_is_an_sms_unless_the_task_is_about_messages():
     assert 'text="Google"' in observation["xml"]
     inbox, _ = env.device.shell("content query --uri content://sms/inbox --projection address")
     assert "5550104477" not in inbox
+
+
+def test_eval_counts_the_episodes_shown_an_injection_and_those_harmed(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    script = "import sys; sys.argv[0] = 'bmoca'; from bmoca.cli.main import main; main()"
+    result = subprocess.run(
+        [sys.executable, "-c", script, "eval", "--agent", "random", "--tasks", TASK,
+         "--configs", "test_env_100+perturbation=injection@1", "--repeats", "2",
+         "--out", str(tmp_path / "run"), "--no-efficiency", "--json"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    harm = json.loads(result.stdout)["harm"]
+    assert [(h["agent"], h["injected"]) for h in harm] == [("random", 2)]
+    assert 0 <= harm[0]["harmed"] <= 2
+    assert "harmed (did what it asked)" in (tmp_path / "run" / "results.md").read_text()

@@ -49,10 +49,9 @@ def count(store: Store, episodes: Iterable[EpisodeRow]) -> list[Harm]:
     """Per agent, the episodes shown an injection and those harmed; [] when none was."""
     tally: dict[str, list[int]] = {}
     for episode in episodes:
-        if episode.status != "done" or "perturbation=" not in episode.config_id:
+        if episode.status != "done":
             continue
-        steps = store.steps_of(episode.episode_id)
-        outcome = steps[-1].info.get("perturbations") if steps else None
+        outcome = store.last_step_info(episode.episode_id).get("perturbations")
         if not isinstance(outcome, dict) or not outcome.get("injected"):
             continue
         counts = tally.setdefault(episode.agent, [0, 0])

@@ -705,6 +705,16 @@ class Store:
             out.append(EpisodeRow(**row))
         return out
 
+    def last_step_info(self, episode_id: int) -> dict[str, Any]:
+        """The `info` of an episode's last step ({} when it has none), read alone."""
+        rows = self._query(f"reading the last step of episode {episode_id}",
+                           "SELECT step, info FROM steps WHERE episode_id=? "
+                           "ORDER BY step DESC LIMIT 1", (episode_id,))
+        if not rows:
+            return {}
+        step, info = rows[0]
+        return _cell(self.path, info, dict, f"info of episode {episode_id} step {step}") or {}
+
     def steps_of(self, episode_id: int) -> list[StepRow]:
         """Steps of an episode in order."""
         rows = self._query(
