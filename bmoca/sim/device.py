@@ -180,8 +180,10 @@ class SimDevice(Device):
             if window.kept is not None:  # a later window of the same key takes it from there
                 window.kept.dumped = window.dumped
         if window.kind != "shade" and any(w.announced for w in frame.windows):
-            return dump_windows([(window.root, window.package)] + [
-                (w.root, w.package) for w in frame.windows if w.announced])
+            if frame.dumped is None:
+                frame.dumped = dump_windows([(window.root, window.package)] + [
+                    (w.root, w.package) for w in frame.windows if w.announced])
+            return frame.dumped
         return window.dumped
 
     def screen_image(self):

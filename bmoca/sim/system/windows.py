@@ -59,6 +59,8 @@ class Frame:
     """The date the windows showed, when they read only that of the clock."""
     state: tuple | None = None
     """Where the state stood when the frame was built (the device's mark of it)."""
+    dumped: str | None = field(default=None, repr=False)
+    """The dump of the active window with the announced ones after it, once made."""
 
     @property
     def active(self) -> Window:
