@@ -78,9 +78,12 @@ class TaskState:
     environment holds, and what the task environment adds on top of it."""
 
     env: EnvState
-    config_id: str
     progress: int
     """How far along the expert's path the shaping has paid (0 without shaping)."""
+
+    @property
+    def config_id(self) -> str:
+        return self.env.config.id
 
 
 class TaskEnv(gymnasium.Env):
@@ -126,7 +129,7 @@ class TaskEnv(gymnasium.Env):
 
     def get_state(self) -> TaskState:
         """The episode as it stands; `reset(options={"state": ...})` continues from it."""
-        return TaskState(self.env.get_state(), self.config_id, self._progress)
+        return TaskState(self.env.get_state(), self._progress)
 
     def _reset_to(self, state: TaskState, options: dict[str, Any]):
         """`reset` from a `TaskState`: its last observation (the state holds its
