@@ -10,7 +10,6 @@ Seeded: the same data, settings and seed give the same weights.
 from __future__ import annotations
 
 import re
-
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
