@@ -48,7 +48,7 @@ def _expert_actions(seed: int = 0) -> list[dict[str, Any]]:
 
 def _rollouts(server: FakeLLMServer, rows: int = 1, repeats: int = 1,
               **kwargs: Any) -> list[vf.Episode]:
-    env = verifiers_env.load_environment(tasks=TASK, configs=[CONFIG], **kwargs)
+    env = verifiers_env.load_environment(tasks=TASK, configs=CONFIG, **kwargs)
     tasks_ = list(env.taskset)[:rows]
     ctx = vf.ModelContext(model="scripted", client=vf.EvalClientConfig(
         base_url=server.url("openai"), api_key_var="BMOCA_TEST_API_KEY"))
@@ -66,8 +66,8 @@ def _answer(action: dict[str, Any]) -> Reply:
 
 
 def test_the_rows_are_episodes_of_each_task_configuration_and_seed():
-    env = verifiers_env.load_environment(tasks="settings/turn_on_*", configs=[
-        "train_env_000..001"], seeds=2, seed=5, step_limit=4)
+    env = verifiers_env.load_environment(tasks="settings/turn_on_*", configs="train_env_000..001",
+        seeds=2, seed=5, step_limit=4)
     assert isinstance(env, verifiers_env.BmocaEnv)  # vf.load_environment found bmoca's env
     rows = [task.data for task in env.taskset]
     assert len(rows) == len(tasks.select("settings/turn_on_*")) * 2 * 2

@@ -67,8 +67,9 @@ class BmocaTasksetConfig(vf.TasksetConfig):
     globs, `all`, `representative` (comma-separated)."""
     split: Literal["train", "test", "all"] = "train"
     """The device configurations of this split (35 train, 5 test presets)."""
-    configs: list[str] | None = None
-    """Configuration ids instead of the split's (ranges as `train_env_000..004`)."""
+    configs: str | None = None
+    """Configuration ids instead of the split's, comma-separated, ranges as
+    `train_env_000..004` (as `bmoca eval --configs` takes them)."""
     seeds: int = Field(1, ge=1)
     """Episodes per task and configuration, seeds `seed`, `seed + 1`, ..."""
     seed: int = Field(0, ge=0)
@@ -129,10 +130,8 @@ class BmocaTaskset(vf.Taskset[BmocaTask, BmocaTasksetConfig]):
     def load(self) -> Iterator[BmocaTask]:
         cfg = self.config
         chosen = bmoca_tasks.select(cfg.tasks)
-        if cfg.configs:
-            config_ids = [c for spec in cfg.configs for c in configs.expand(spec)]
-        else:
-            config_ids = configs.ids(None if cfg.split == "all" else cfg.split)
+        config_ids = (configs.expand(cfg.configs) if cfg.configs else
+                      configs.ids(None if cfg.split == "all" else cfg.split))
         for task, config_id, offset in itertools.product(chosen, config_ids, range(cfg.seeds)):
             seed = cfg.seed + offset
             yield BmocaTask(BmocaData(
@@ -235,7 +234,7 @@ class BmocaChat(vf.Harness[BmocaChatConfig]):
 
 
 def load_environment(tasks: str = "settings", split: str = "train",
-                     configs: list[str] | None = None, seeds: int = 1, seed: int = 0,
+                     configs: str | None = None, seeds: int = 1, seed: int = 0,
                      observation: str = "text", step_limit: int | None = None,
                      **env: Any) -> vf.Env:
     """The environment for these episodes; `env` takes the rest of the env config
