@@ -27,13 +27,14 @@ from bmoca.hubs import verifiers_env  # noqa: E402
 TASK, CONFIG = "settings/turn_on_airplane_mode", "train_env_000"
 
 
-def _expert_actions(seed: int = 0) -> list[dict[str, Any]]:
-    """The scripted expert's JSON actions on this episode, played in a plain bmoca env."""
+@pytest.fixture(scope="module")
+def expert_actions() -> list[dict[str, Any]]:
+    """The scripted expert's JSON actions on the episode (seed 0), played in a plain env."""
     env = bmoca.make(TASK, config=CONFIG, observation="xml", action="json")
     try:
-        observation, info = env.reset(seed=seed)
+        observation, info = env.reset(seed=0)
         expert = ExpertAgent(tasks.get(TASK))
-        expert.reset(info["goal"], seed)
+        expert.reset(info["goal"], 0)
         actions, ended = [], False
         while not ended:
             action = expert.act(observation)
@@ -79,8 +80,8 @@ def test_the_rows_are_episodes_of_each_task_configuration_and_seed():
     assert env.config.agent_harnesses()["agent"].id == verifiers_env.TASKSET_ID
 
 
-def test_the_experts_replies_earn_the_success_reward_the_same_way_each_time():
-    actions = _expert_actions()
+def test_the_experts_replies_earn_the_success_reward_the_same_way_each_time(expert_actions):
+    actions = expert_actions
     with FakeLLMServer() as server:
         server.script(*[_answer(a) for a in actions] * 2)
         episodes = _rollouts(server, repeats=2)
@@ -110,6 +111,20 @@ def test_the_experts_replies_earn_the_success_reward_the_same_way_each_time():
     half = len(actions)
     assert [r.body["messages"] for r in requests[:half]] == \
         [r.body["messages"] for r in requests[half:]]
+
+
+def test_with_xml_screens_the_model_reads_the_hierarchy_and_taps_by_pixel(expert_actions):
+    actions = expert_actions
+    assert all("x" in a for a in actions if a["action_type"] == "click")
+    with FakeLLMServer() as server:
+        server.script(*[_answer(a) for a in actions])
+        (episode,) = _rollouts(server, observation="xml")
+        first = server.requests[0].body["messages"][1]["content"]
+        later = server.requests[1].body["messages"][-1]["content"]
+    assert episode.traces[0].reward == 1.0
+    assert "<hierarchy" in first and "UI element 0:" not in first
+    assert '"x": <x>, "y": <y>' in first  # how to act without element indexes
+    assert "<hierarchy" in later
 
 
 def test_replies_without_an_action_are_invalid_actions_and_earn_nothing():

@@ -165,7 +165,9 @@ class BmocaEnv(vf.Env[BmocaEnvConfig]):
             # The row's prompt is None: the phone opens the conversation with its screen.
             async with agents.agent.interaction(task) as interaction:
                 interaction.trace.info[INFO_KEY] = outcome
-                message = prompts.aw_user_text(info["goal"], _screen(observation), [])
+                message = prompts.aw_user_text(
+                    info["goal"], _screen(observation), [],
+                    hint=prompts.AW_XML_HINT if data.observation == "xml" else "")
                 while outcome["ended"] is None:
                     segment = await interaction.turn(message)
                     if segment.terminated:  # verifiers ended the run (max_turns, a @stop)

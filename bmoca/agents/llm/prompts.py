@@ -158,6 +158,15 @@ _AW_GUIDELINES = (
     "reached.\n")
 
 
+AW_XML_HINT = (
+    "The screen is given as its raw view hierarchy (XML), without element indexes: tap or "
+    "long-press by pixel, at the centre of the element's bounds [left,top][right,bottom]: "
+    "{\"action_type\": \"click\", \"x\": <x>, \"y\": <y>}; input_text takes the same x "
+    "and y instead of an index.")
+"""The hint that goes with a raw-XML screen in place of the element list (the actions'
+`index` counts the element list's elements, which the XML does not number)."""
+
+
 def aw_elements(observation: str) -> str:
     """The screen translator's element list as AndroidWorld-style lines, one per element."""
     elements = parse_elements(observation)
