@@ -47,9 +47,9 @@ def expert_actions() -> list[dict[str, Any]]:
         env.close()
 
 
-def _rollouts(server: FakeLLMServer, rows: int = 1, repeats: int = 1,
+def _rollouts(server: FakeLLMServer, rows: int = 1, repeats: int = 1, task: str = TASK,
               **kwargs: Any) -> list[vf.Episode]:
-    env = verifiers_env.load_environment(tasks=TASK, configs=CONFIG, **kwargs)
+    env = verifiers_env.load_environment(tasks=task, configs=CONFIG, **kwargs)
     tasks_ = list(env.taskset)[:rows]
     ctx = vf.ModelContext(model="scripted", client=vf.EvalClientConfig(
         base_url=server.url("openai"), api_key_var="BMOCA_TEST_API_KEY"))
@@ -125,6 +125,30 @@ def test_with_xml_screens_the_model_reads_the_hierarchy_and_taps_by_pixel(expert
     assert "<hierarchy" in first and "UI element 0:" not in first
     assert '"x": <x>, "y": <y>' in first  # how to act without element indexes
     assert "<hierarchy" in later
+
+
+def test_subgoal_progress_counts_the_sub_goals_met_and_can_be_weighted_in():
+    task = "contacts/add_a_contact_then_star_text_and_call_them@0"  # 4 sub-goals
+    env = bmoca.make(task, config=CONFIG, observation="xml", action="json")
+    try:
+        observation, info = env.reset(seed=0)
+        expert = ExpertAgent(env.task)
+        expert.reset(info["goal"], 0)
+        actions: list[dict[str, Any]] = []
+        while info.get("subgoals", [0])[0] < 1:  # the expert's path to the first sub-goal
+            actions.append(expert.act(observation))
+            observation, _, _, _, info = env.step(actions[-1])
+    finally:
+        env.close()
+    assert info["subgoals"] == [1, 4] and not info["success"]
+    with FakeLLMServer() as server:
+        server.script(*[_answer(a) for a in actions])
+        (episode,) = _rollouts(server, task=task, step_limit=len(actions),
+                               reward_weights={"subgoal_progress": 0.5})
+    (trace,) = episode.traces
+    assert trace.rewards["success"].score == 0.0
+    assert trace.rewards["subgoal_progress"].score == 0.25
+    assert trace.reward == 0.125 and trace.info["bmoca"]["subgoals"] == [1, 4]
 
 
 def test_replies_without_an_action_are_invalid_actions_and_earn_nothing():

@@ -238,10 +238,15 @@ class BmocaChat(vf.Harness[BmocaChatConfig]):
 def load_environment(tasks: str = "settings", split: str = "train",
                      configs: str | None = None, seeds: int = 1, seed: int = 0,
                      observation: str = "text", step_limit: int | None = None,
-                     **env: Any) -> vf.Env:
-    """The environment for these episodes; `env` takes the rest of the env config
+                     reward_weights: dict[str, float] | None = None, **env: Any) -> vf.Env:
+    """The environment for these episodes (the taskset's fields are documented on
+    `BmocaTasksetConfig`); `reward_weights` re-weights the task's rewards by name
+    (`{"subgoal_progress": 0.5}`); `env` takes the rest of the env config
     (`agent={"max_turns": 10}`, `timeout=...`) as verifiers' own `load_environment` does."""
     taskset = {"id": TASKSET_ID, "tasks": tasks, "split": split, "configs": configs,
                "seeds": seeds, "seed": seed, "observation": observation,
                "step_limit": step_limit}
+    if reward_weights:
+        taskset["task"] = {"rewards": {name: {"weight": weight}
+                                       for name, weight in reward_weights.items()}}
     return vf.load_environment(vf.resolve_env_config({"taskset": taskset, **env}))
