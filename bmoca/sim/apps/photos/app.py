@@ -43,13 +43,19 @@ def _pinwheel(canvas, view: View) -> None:
         canvas.draw.pieslice((x - r, y - r, x + r, y + r), start, start + 180, fill=color)
 
 
-def wordmark(ctx: Context) -> View:
+WORDMARK_EM = 6.6
+"""About how wide "Google Photos" is, in ems of its size."""
+
+
+def wordmark(ctx: Context, room: float) -> View:
     """The top bar's logo: the pinwheel and "Google Photos" (the product name, not
-    translated), centred."""
+    translated), centred in `room` dp; where the words do not fit (a 700 dpi phone), the
+    pinwheel alone."""
     _, _, dim = palette(ctx)
+    fits = room >= 32 + WORDMARK_EM * 20 * ctx.system.font_scale
     return row(frame(width=24, height=24, draw=_pinwheel, cls="", gravity="center_vertical"),
                text("Google Photos", text_size=20, text_color=dim, margin=(8, 0, 0, 0),
-                    gravity="center_vertical", text_direction="ltr"),
+                    gravity="center_vertical", text_direction="ltr") if fits else None,
                width=-2, gravity="center", mirror=False, desc="Google Photos",
                id=pid("logo"))
 
@@ -121,7 +127,7 @@ class HomeActivity(Activity):
         else:
             # 2020-21: Sharing at the start, the logo in the middle, the account at the end
             title = row(icon_button(ctx, "chat", ctx.t("photos.sharing"), None, dim),
-                        frame(wordmark(ctx), width=0, weight=1, height=MATCH),
+                        frame(wordmark(ctx, ctx.system.screen_dp()[0] - 8 - 2 * 48), width=0, weight=1, height=MATCH),
                         icon_button(ctx, "account_circle", ctx.t("photos.account"), None, dim),
                         height=56, gravity="center_vertical", id=pid("toolbar"),
                         padding=(4, 0, 4, 0))

@@ -46,14 +46,22 @@ def _bar(ctx: Context, title: str, back) -> View:
                height=56, bg=bg, gravity="center_vertical")
 
 
-def logo(ctx: Context) -> View:
-    """The YouTube logo: the red play button and the wordmark (not translated)."""
+WORDMARK_EM = 3.9
+"""About how wide "YouTube" is in bold, in ems of its size."""
+
+
+def logo(ctx: Context, room: float) -> View:
+    """The YouTube logo: the red play button and the wordmark (not translated). A Toolbar
+    measures its action buttons first and gives the logo what is left; where that is too
+    little for the wordmark (a 700 dpi phone), the play button stands alone."""
     _, fg, _ = palette(ctx)
+    fits = room >= 31 + WORDMARK_EM * 19 * ctx.system.font_scale
     return row(frame(icon("play_arrow", 16, icon_color=(255, 255, 255), icon_filled=True,
                           cls="", gravity="center"),
                      width=28, height=20, corner=5, bg=RED, gravity="center_vertical"),
                text("YouTube", text_size=19, font_weight=700, text_color=fg,
-                    margin=(3, 0, 0, 0), gravity="center_vertical", text_direction="ltr"),
+                    margin=(3, 0, 0, 0), gravity="center_vertical", text_direction="ltr")
+               if fits else None,
                width=-2, height=48, mirror=False, gravity="center_vertical",
                desc="YouTube", id=yid("youtube_logo_container"), margin=(12, 0, 0, 0))
 
@@ -121,7 +129,7 @@ class HomeActivity(Activity):
         bg, fg, _ = palette(ctx)
         t = ctx.t
         if self.query is None:
-            return row(logo(ctx), frame(width=0, weight=1, cls=""),
+            return row(logo(ctx, ctx.system.screen_dp()[0] - 12 - 4 * 48), frame(width=0, weight=1, cls=""),
                        icon_button(ctx, "cast", t("youtube.cast"), None, fg, yid("menu_item_0")),
                        icon_button(ctx, "notifications", t("youtube.notifications"), None, fg),
                        icon_button(ctx, "search", t("youtube.search"),
@@ -185,8 +193,10 @@ class HomeActivity(Activity):
                             key="results" if videos is not None else "feed",
                             cls="androidx.recyclerview.widget.RecyclerView",
                             id=yid("results"), width=MATCH, height=MATCH)
+        typing = self.query is not None and not self.searched
         return column(self._top_bar(ctx), frame(body, width=MATCH, height=0, weight=1),
-                      self._pivot_bar(ctx), width=MATCH, height=MATCH, bg=bg)
+                      None if typing else self._pivot_bar(ctx), width=MATCH, height=MATCH,
+                      bg=bg)
 
 
 class SettingsActivity(Activity):

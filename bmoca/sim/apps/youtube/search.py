@@ -2,7 +2,7 @@
 feed, with the `search_edit_text` field focused (the keyboard up). Under the field: with
 nothing typed, the searches made before (a clock icon each, newest first); while typing,
 suggestions that complete the text (a magnifier icon each). Every row ends with the ↖
-arrow that puts its text into the field to go on typing; a tap on the row searches for it,
+arrow (↗ in right-to-left languages) that puts its text into the field to go on typing; a tap on the row searches for it,
 as the keyboard's search key does for the field's text. The results are the feed's videos
 whose title or channel holds a word of the search (all of them when none does: YouTube
 always has results), under the field, which keeps the search's text.
@@ -59,8 +59,8 @@ def suggestion_list(ctx: Context, query: str, history: tuple[str, ...],
         return row(icon("history" if old else "search", 24, icon_color=dim, cls="",
                         margin=(16, 0, 16, 0), gravity="center_vertical"),
                    text(shown, text_size=16, text_color=fg, width=0, weight=1,
-                        gravity="start|center_vertical", id=yid("text")),
-                   row(icon("north_west", 24, icon_color=dim, cls="", gravity="center"),
+                        gravity="start|center_vertical", id=yid("suggestion_text")),
+                   row(icon("north_east" if ctx.rtl else "north_west", 24, icon_color=dim, cls="", gravity="center"),
                        width=48, height=48, clickable=True, desc=ctx.t("youtube.fill_query"),
                        cls="android.widget.ImageView", gravity="center",
                        on_click=lambda: fill(shown)),
