@@ -49,7 +49,7 @@ def scene(seed: int, width: int, height: int) -> Image.Image:
     sx, sy = int(width * rng.uniform(0.15, 0.85)), int(line * rng.uniform(0.25, 0.7))
     draw.ellipse([sx - sun, sy - sun, sx + sun, sy + sun], fill=_mix(horizon, (255, 250, 235),
                                                                        0.7))
-    kind = rng.randrange(3)
+    kind = rng.randrange(5)
     if kind == 0:  # hills or mountains over the horizon
         for layer in range(2):
             shade = _mix(ground, top, 0.45 - layer * 0.25)
@@ -65,6 +65,25 @@ def scene(seed: int, width: int, height: int) -> Image.Image:
         draw.rectangle([0, line, width, height], fill=water)
         for y in range(line + 2, height, max(2, height // 24)):
             draw.line([(sx - sun, y), (sx + sun, y)], fill=_mix(water, horizon, 0.6))
+    elif kind == 3:  # a forest of firs
+        for _ in range(max(6, width // max(1, height // 6))):
+            x = rng.uniform(-0.05, 1.05) * width
+            h = height * rng.uniform(0.2, 0.45)
+            base = line + height * rng.uniform(0.0, 0.3)
+            shade = _mix(ground, (10, 40, 20), rng.uniform(0.3, 0.7))
+            draw.polygon([(x - h * 0.3, base), (x, base - h), (x + h * 0.3, base)], fill=shade)
+    elif kind == 4:  # a flower close up over a blurred garden
+        draw.rectangle([0, 0, width, height], fill=_mix(ground, (230, 240, 220), 0.35))
+        cx, cy, r = width * rng.uniform(0.35, 0.65), height * 0.5, min(width, height) * 0.18
+        petal = rng.choice(((236, 64, 122), (255, 202, 40), (171, 71, 188), (255, 255, 255)))
+        for k in range(8):
+            dx, dy = ((1, 0), (0.7, 0.7), (0, 1), (-0.7, 0.7), (-1, 0), (-0.7, -0.7), (0, -1),
+                      (0.7, -0.7))[k]
+            px, py = cx + dx * r, cy + dy * r
+            draw.ellipse([px - r * 0.75, py - r * 0.75, px + r * 0.75, py + r * 0.75],
+                         fill=petal)
+        draw.ellipse([cx - r * 0.6, cy - r * 0.6, cx + r * 0.6, cy + r * 0.6],
+                     fill=(250, 190, 40) if petal != (255, 202, 40) else (120, 70, 20))
     else:  # a skyline
         x = 0
         while x < width:
