@@ -151,8 +151,10 @@ KNOWN_DIFFERENCES = (
      "screen_margin_sides (40 dp a side) with the 64 dp search bar; the Calculator shows "
      "the numeric pad, the operators and the whole advanced panel side by side (same ids, "
      "no drawer handle); the launcher takes Launcher3's closest tablet profile (Nexus 10: 6 "
-     "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer). Android 10's Settings "
-     "stays single-pane (no two-pane split before Android 12L), as here."),
+     "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer); YouTube's Home is a grid "
+     "of 16:9 cards about 360 dp wide (three across the landscape tablet) and Photos' grid "
+     "has a column per about 190 dp (six). Android 10's Settings stays single-pane (no "
+     "two-pane split before Android 12L), as here."),
     ("Drawer: status-bar icons in light theme", "resolved", "dark icons over the light "
      "drawer."),
     ("Contacts: status bar colour", "resolved", "AOSP's primary_color_dark (dark blue) over "
