@@ -55,6 +55,21 @@ CLI = {
 
 EXTRA = (("train_env_014", "home", "Canyon wallpaper (dark, en-US): no seams"),)
 
+BEFORE_AFTER = (
+    ("youtube", "YouTube's home: the logo, cast / notifications / search / account, 16:9 "
+     "thumbnails with the duration, channel avatars, views and age, the five pivot tabs; "
+     "a grid of cards on the tablet"),
+    ("youtube_search", "YouTube's search, 'guitar' typed: a page of suggestions (↖ puts "
+     "one in the field) instead of the filtered feed"),
+    ("photos_days", "Photos with camera shots of three days: date headers over square "
+     "thumbnails, three a row on a phone, six on the tablet; the Google Photos logo bar"),
+    ("photos_library", "Photos' Library: Favorites, Utilities, Archive, Trash; Photos on "
+     "device with each folder's newest picture; Albums (New album: no account, no albums)"),
+)
+"""Issue 32's YouTube and Photos screens (`bmoca.sim.screens`), beside how they looked
+before: `fidelity/before/`, drawn by the simulator at commit 35375c2 and kept as files."""
+BEFORE_CONFIGS = ("train_env_000", "test_env_109")
+
 PERTURBATION_CONFIGS = ("train_env_000", "test_env_108", "test_env_109")
 """Where the perturbations are pictured: a light en-US phone, Urdu at 700 dpi in dark
 theme (right to left), the Arabic tablet."""
@@ -136,8 +151,10 @@ KNOWN_DIFFERENCES = (
      "screen_margin_sides (40 dp a side) with the 64 dp search bar; the Calculator shows "
      "the numeric pad, the operators and the whole advanced panel side by side (same ids, "
      "no drawer handle); the launcher takes Launcher3's closest tablet profile (Nexus 10: 6 "
-     "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer). Android 10's Settings "
-     "stays single-pane (no two-pane split before Android 12L), as here."),
+     "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer); YouTube's Home is a grid "
+     "of 16:9 cards about 360 dp wide (three across the landscape tablet) and Photos' grid "
+     "has a column per about 190 dp (six). Android 10's Settings stays single-pane (no "
+     "two-pane split before Android 12L), as here."),
     ("Drawer: status-bar icons in light theme", "resolved", "dark icons over the light "
      "drawer."),
     ("Contacts: status bar colour", "resolved", "AOSP's primary_color_dark (dark blue) over "
@@ -247,6 +264,7 @@ def build(out_md: Path) -> tuple[int, int]:
         lines += [f"{about} ({config_id}, {screen}; layout checks: "
                   f"{'clean' if not issues else len(issues)}):", "",
                   f"![{screen}](fidelity/{name})", ""]
+    lines += _before_after(img_dir)
     lines += _perturbations(img_dir)
     lines += ["## Known differences", "",
               "Every point of issue 17, and whether it is resolved or stays (and why).", "",
@@ -255,6 +273,28 @@ def build(out_md: Path) -> tuple[int, int]:
     lines.append("")
     out_md.write_text("\n".join(lines), encoding="utf-8")
     return images, issues_total
+
+
+def _before_after(img_dir: Path) -> list[str]:
+    """Issue 32's YouTube and Photos screens: the kept 'before' picture, the new one."""
+    lines = ["## YouTube and Photos, before and after (issue 32)", "",
+             "Each screen in a light en-US phone and on the Arabic tablet: before (the "
+             "simulator at commit 35375c2, `fidelity/before/`) and now. The 2020 redesign "
+             "of Photos has three bottom tabs (Photos, Search, Library; Sharing moved to "
+             "the top bar); YouTube's Explore, create, Subscriptions and Library tabs are "
+             "drawn but not simulated.", "",
+             "| screen | config | before | after |", "|---|---|---|---|"]
+    for screen, about in BEFORE_AFTER:
+        for config_id in BEFORE_CONFIGS:
+            shot, issues = _shot(config_id, screen)
+            name = f"{config_id}_{screen}.png"
+            _save(shot, img_dir / name, TABLET_WIDTH if config_id == "test_env_109"
+                  else PHONE_WIDTH)
+            verdict = "clean" if not issues else "<br>".join(str(i) for i in issues)
+            lines.append(f"| **{screen}**<br>{about}<br>layout checks: {verdict} | "
+                         f"{config_id} | ![before](fidelity/before/{name}) | "
+                         f"![{screen}](fidelity/{name}) |")
+    return lines + [""]
 
 
 def _perturbations(img_dir: Path) -> list[str]:
