@@ -11,11 +11,9 @@ BACK pops a page, then returns to Shop, then leaves the app.
 
 from __future__ import annotations
 
-from functools import partial
-
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.walmart import catalog
-from bmoca.sim.apps.walmart.images import draw_product
+from bmoca.sim.apps.walmart.images import product_painter
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, View, column, frame, icon, row, scroller, text
 
@@ -192,7 +190,7 @@ class RootActivity(Activity):
 
     def _product(self, ctx: Context, c: dict, name: str, price: str) -> View:
         return row(View(cls="android.widget.ImageView", id=wid("product_image"), width=72,
-                        height=72, draw=partial(draw_product, name), gravity="center_vertical"),
+                        height=72, draw=product_painter(name), gravity="center_vertical"),
                    column(text(price, text_size=16, font_weight=700, text_color=c["text"]),
                           text(name, text_size=14, text_color=c["text"], max_lines=2),
                           width=0, weight=1, padding=(12, 0, 12, 0)),

@@ -94,10 +94,15 @@ def product_image(name: str, size: int) -> Image.Image:
     return image.resize((size, size), Image.LANCZOS)
 
 
-def draw_product(name: str, canvas: Canvas, view: View) -> None:
-    """A tile's product picture (bound to a view with functools.partial)."""
-    left, top, right, bottom = view.bounds
-    size = min(right - left, bottom - top)
-    if size > 0:
-        canvas.paste(product_image(name, size), (left + right - size) // 2,
-                     (top + bottom - size) // 2, view.clip)
+def product_painter(name: str):
+    """A tile's painter of `name`'s picture: a closure over the name alone, so the screen's
+    signature holds it and a screen drawn before is reused."""
+
+    def draw_product(canvas: Canvas, view: View) -> None:
+        left, top, right, bottom = view.bounds
+        size = min(right - left, bottom - top)
+        if size > 0:
+            canvas.paste(product_image(name, size), (left + right - size) // 2,
+                         (top + bottom - size) // 2, view.clip)
+
+    return draw_product
