@@ -136,6 +136,17 @@ KNOWN_DIFFERENCES = (
      "shows Spanish (bmoca.sim.i18n: an app's string folder without a locale's file is a "
      "language it does not ship). Product tiles show a picture of the product on white "
      "(drawn: bananas, apples, carrots, eggs, milk, a bag, a Great Value box)."),
+    ("Wikipedia: Explore feed", "resolved", "the toolbar shows the WIKIPEDIA wordmark (an "
+     "ImageView: small capitals in Noto Serif, standing in for the logo's Linux Libertine); "
+     "a 'Search Wikipedia' bar with its microphone leads the feed and opens Search; the "
+     "featured article, picture of the day and news cards lead with a full-width picture, "
+     "the others show a thumbnail beside their article (the pictures are drawn: Earth, the "
+     "Colosseum, the Android 10 logo, the puzzle globe)."),
+    ("Wikipedia: articles in right-to-left locales", "resolved", "an article is a web page "
+     "with dir=\"ltr\": its English text is left-aligned in an Arabic or Urdu UI. At the "
+     "root: gravity start/end is relative to the paragraph's direction "
+     "(Layout.Alignment.ALIGN_NORMAL), so any view with an explicit textDirection aligns by "
+     "it."),
     ("Recents: task snapshots", "resolved", "each Overview card shows its task's screen as "
      "it was left (its top activity and dialog, drawn from the task's state and scaled to "
      "the card, as Android 10's TaskSnapshot is), not a blank card "
