@@ -128,11 +128,44 @@ KNOWN_DIFFERENCES = (
      "text with the renderer's own line breaking. The layout checks prove no text is cut "
      "off on any screen of the sweep."),
     ("Settings: Battery page", "resolved", "header (level, 'Charging', battery graphic), the "
-     "'Apps are running normally' card and the footer note. Smaller differences stay: the "
-     "reference's 'Battery Manager' row is our 'Adaptive Battery' (same summary), its last "
-     "two rows show their values at the end and a divider above them where ours show them "
-     "as summaries, and its battery-percentage switch is off (ours starts on; tasks rely "
-     "on that state)."),
+     "'Apps are running normally' card and the footer note. The level reads '100 %' with "
+     "its percent sign at 20 dp on the level's baseline (battery_header_title_alternate); "
+     "the graphic is BatteryMeterView's 66 x 100 dp, full, the charging bolt cut out; the "
+     "row is 'Battery Manager' (Android 10's name, in all 15 languages); 'Last full charge' "
+     "and 'Screen usage since full charge' show their values at the end, with dividers "
+     "above them and above the footer (tests/test_settings_fidelity.py). Its overflow menu "
+     "(Battery usage, Help & feedback) is not drawn: the pages it opens are not simulated. "
+     "The battery-percentage switch stays on (tasks rely on that state)."),
+    ("Settings: search bar and icon colours", "resolved", "stock Android 10's search bar has "
+     "no account avatar; the homepage's icon circles take the colours measured on the "
+     "reference screenshots, corrected for their downscaling (Network #4C9AF9, Connected "
+     "devices #87C036, Apps #F48E42, Battery #4A8D87, Display #FCB040, Sound #51B9B8, "
+     "Storage #AF64CB, Privacy #435C96); rows the reference does not show keep Material's "
+     "tones."),
+    ("Settings: Storage page", "resolved", "StorageSummaryDonutPreference's header (2.48 GB, "
+     "'Used of 8.00 GB', a donut of the 31 % used) and a usage bar under each category, its "
+     "length the category's share of 8 GB."),
+    ("Walmart: languages and product pictures", "resolved", "the 2021 app ships English and "
+     "Spanish resources only, so on a phone in any other language its labels are English "
+     "(the layout still mirrors in Arabic and Urdu, as apps that support RTL do); es-US "
+     "shows Spanish (bmoca.sim.i18n: an app's string folder without a locale's file is a "
+     "language it does not ship). Product tiles show a picture of the product on white "
+     "(drawn: bananas, apples, carrots, eggs, milk, a bag, a Great Value box)."),
+    ("Wikipedia: Explore feed", "resolved", "the toolbar shows the WIKIPEDIA wordmark (an "
+     "ImageView: small capitals in Noto Serif, standing in for the logo's Linux Libertine); "
+     "a 'Search Wikipedia' bar with its microphone leads the feed and opens Search; the "
+     "featured article, picture of the day and news cards lead with a full-width picture, "
+     "the others show a thumbnail beside their article (the pictures are drawn: Earth, the "
+     "Colosseum, the Android 10 logo, the puzzle globe)."),
+    ("Wikipedia: articles in right-to-left locales", "resolved", "an article is a web page "
+     "with dir=\"ltr\": its English text is left-aligned in an Arabic or Urdu UI. At the "
+     "root: gravity start/end is relative to the paragraph's direction "
+     "(Layout.Alignment.ALIGN_NORMAL), so any view with an explicit textDirection aligns by "
+     "it."),
+    ("Recents: task snapshots", "resolved", "each Overview card shows its task's screen as "
+     "it was left (its top activity and dialog, drawn from the task's state and scaled to "
+     "the card, as Android 10's TaskSnapshot is), not a blank card "
+     "(tests/test_overview_snapshots.py)."),
     ("700 dpi ur-PK collisions", "resolved",
      'launcher icons shrink to fit their cells, labels keep a 4 dp gap and ellipsize, '
      "dialogs and popup menus are clamped to the screen (Chrome's menu narrows the gaps of"
