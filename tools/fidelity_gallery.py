@@ -162,6 +162,12 @@ KNOWN_DIFFERENCES = (
      "root: gravity start/end is relative to the paragraph's direction "
      "(Layout.Alignment.ALIGN_NORMAL), so any view with an explicit textDirection aligns by "
      "it."),
+    ("Snapseed: editor", "resolved", "the Looks and Noir strips are square thumbnails of "
+     "the open photo with each look or style applied, the name under each, the chosen one "
+     "framed in the accent colour; the top bar has the image-details (i) and edit-stack "
+     "buttons before the overflow menu (details: name, pixel size, file size; the stack: "
+     "Undo and Revert, enabled once there is an edit); menus are white popups with an 8 dp "
+     "shadow (#424242 in the dark theme). The stack has no 'View edits' page."),
     ("Recents: task snapshots", "resolved", "each Overview card shows its task's screen as "
      "it was left (its top activity and dialog, drawn from the task's state and scaled to "
      "the card, as Android 10's TaskSnapshot is), not a blank card "
