@@ -442,15 +442,14 @@ class LauncherActivity(Activity):
 
 
 def _snapshot_painter(system: SystemServer, task_id: int):
-    """A card's painter of its task's snapshot (`bmoca.sim.task_snapshot`): it reads the
+    """A card's painter of its task's snapshot (`SystemServer.task_snapshot`): it reads the
     task's state, which the card's signature does not hold, so its screen is reused only
     while the state stands still."""
 
     def draw_snapshot(canvas, view: View) -> None:
-        from bmoca.sim.task_snapshot import task_image
-
         left, top, right, bottom = view.bounds
-        image = task_image(system, task_id, (right - left, bottom - top))
+        draw = system.task_snapshot
+        image = draw(task_id, (right - left, bottom - top)) if draw is not None else None
         if image is not None:
             mask = Image.new("L", image.size, 0)
             ImageDraw.Draw(mask).rounded_rectangle((0, 0, image.width - 1, image.height - 1),
