@@ -1,8 +1,11 @@
-"""Agents built on foundation models: B-MoCA's LLM/MLLM and AndroidWorld-style T3A/M3A.
+"""Agents built on foundation models: B-MoCA's LLM/MLLM, AndroidWorld-style T3A/M3A, and
+open GUI models in their own formats (UI-TARS, Qwen2.5-VL, Qwen3-VL, 0-1000 points).
 
-Names: ``[<kind>/]<provider>:<model>[@<base_url>]`` with kind llm (default), mllm, t3a or
-m3a and provider openai, openai-compatible, anthropic or gemini, e.g. `openai:gpt-4o`,
-`mllm/gemini:gemini-1.5-pro`, `t3a/openai-compatible:qwen2.5@http://localhost:8000/v1`.
+Names: ``[<kind>/]<provider>:<model>[@<base_url>]`` with kind llm (default), mllm, t3a,
+m3a, uitars, qwen25vl, qwen3vl or coords1000 and provider openai, openai-compatible,
+anthropic or gemini, e.g. `openai:gpt-4o`, `mllm/gemini:gemini-1.5-pro`,
+`t3a/openai-compatible:qwen2.5@http://localhost:8000/v1`,
+`uitars/openai-compatible:ByteDance-Seed/UI-TARS-1.5-7B@http://localhost:8000/v1`.
 See `docs/agents.md`. Importing this package imports no provider SDK.
 """
 
@@ -10,10 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from bmoca.agents.llm.agent import KINDS, OPTION_HELP, AgentOptions, ModelAgent, parse_name
+from bmoca.agents.llm.agent import (
+    GUI_KINDS,
+    KINDS,
+    OPTION_HELP,
+    AgentOptions,
+    ModelAgent,
+    parse_name,
+)
 from bmoca.agents.llm.providers import PROVIDERS, ProviderConfigError, ProviderError
 
-__all__ = ["KINDS", "OPTION_HELP", "PROVIDERS", "ModelAgent", "ProviderConfigError",
+__all__ = ["GUI_KINDS", "KINDS", "OPTION_HELP", "PROVIDERS", "ModelAgent", "ProviderConfigError",
            "ProviderError", "build", "is_model_agent", "parse_name"]
 
 
@@ -27,6 +37,8 @@ def build(name: str, task_id: str, options: dict[str, Any] | None = None) -> Mod
     if spec is None:
         raise ProviderConfigError(f"{name!r} is not a model agent name "
                                   "([<kind>/]<provider>:<model>[@<base_url>])")
+    if spec.kind in GUI_KINDS:
+        return _gui(name, spec, task_id, options)
     parsed = AgentOptions.parse(options)
     if spec.kind in ("llm", "mllm"):
         from bmoca.agents.llm.bmoca_agent import BmocaAgent
@@ -35,3 +47,20 @@ def build(name: str, task_id: str, options: dict[str, Any] | None = None) -> Mod
     from bmoca.agents.llm.androidworld import AndroidWorldAgent
 
     return AndroidWorldAgent(name, spec, parsed, task_id, multimodal=spec.kind == "m3a")
+
+
+def _gui(name: str, spec: Any, task_id: str, options: dict[str, Any] | None) -> ModelAgent:
+    from bmoca.agents.llm.gui_models import split_options
+
+    parsed, gui = split_options(spec.kind, options)
+    if spec.kind == "uitars":
+        from bmoca.agents.llm.uitars import UITarsAgent
+
+        return UITarsAgent(name, spec, parsed, task_id, gui)
+    if spec.kind == "coords1000":
+        from bmoca.agents.llm.coords1000 import Coords1000Agent
+
+        return Coords1000Agent(name, spec, parsed, task_id, gui)
+    from bmoca.agents.llm.qwen_vl import QwenMobileAgent
+
+    return QwenMobileAgent(name, spec, parsed, task_id, gui, qwen3=spec.kind == "qwen3vl")

@@ -4,7 +4,9 @@ Agent names (for `bmoca eval --agent` and `bmoca.agents.build`) are
 ``[<kind>/]<provider>:<model>[@<base_url>]``:
 
 * kind: `llm` (B-MoCA text agent, the default), `mllm` (B-MoCA text + screenshot),
-  `t3a` (AndroidWorld-style text agent), `m3a` (AndroidWorld-style, set-of-marks screenshot);
+  `t3a` (AndroidWorld-style text agent), `m3a` (AndroidWorld-style, set-of-marks screenshot),
+  or an open GUI model in its own format: `uitars`, `qwen25vl`, `qwen3vl`, `coords1000`
+  (`bmoca.agents.llm.gui_models`);
 * provider: `openai`, `openai-compatible`, `anthropic`, `gemini`;
 * base_url: required for `openai-compatible` (e.g. `@http://localhost:8000/v1`); any
   provider also takes the `base_url` option (a proxy, a test server).
@@ -26,7 +28,9 @@ from bmoca.agents.llm.cache import ResponseCache, default_dir
 from bmoca.agents.llm.exploration import ExplorationCounter, screen_key
 from bmoca.agents.llm.providers import ProviderConfigError
 
-KINDS = ("llm", "mllm", "t3a", "m3a")
+GUI_KINDS = ("uitars", "qwen25vl", "qwen3vl", "coords1000")
+"""Open GUI models in their own formats (`bmoca.agents.llm.gui_models`)."""
+KINDS = ("llm", "mllm", "t3a", "m3a", *GUI_KINDS)
 
 OPTION_HELP: dict[str, str] = {
     "few_shot": "number of demonstrations in the prompt, drawn afresh each step (0: zero-shot)",
