@@ -202,7 +202,7 @@ def test_malformed_answers_are_invalid_actions_and_the_episode_goes_on(server, t
     assert row.status == "done" and row.error is None and row.success
     assert row.invalid_actions == len(bad) and row.steps == len(bad) + 3
     assert [s.valid for s in steps] == [False] * len(bad) + [True] * 3
-    for step, (answer, message) in zip(steps, bad):
+    for step, (answer, message) in zip(steps[:len(bad)], bad, strict=True):
         assert step.error.startswith(f"InvalidAction: {kind} answer: "), step.error
         assert message in step.error, step.error
         assert step.action == answer  # the answer is kept verbatim
