@@ -331,3 +331,7 @@ def test_cli_eval_runs_a_gui_model_and_rejects_a_bad_name(server, tmp_path):
     flat = " ".join(bad.output.replace("│", " ").split())
     assert bad.exit_code == 2 and "unknown agent 'qwen-vl/openai-compatible:m@http://h/v1'" in flat
     assert "uitars|qwen25vl|qwen3vl|coords1000/openai-compatible:<model>@<base_url>" in flat
+    dry = CliRunner().invoke(app, [*args, "--dry-run"])
+    assert dry.exit_code == 0, dry.output  # screenshots counted, 1024 output tokens a call
+    assert "model calls: at most 6" in dry.output and "at most 6,144 output" in dry.output
+    assert int(re.search(r"about ([\d,]+) input", dry.output).group(1).replace(",", "")) > 6 * 3000

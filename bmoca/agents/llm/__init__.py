@@ -24,7 +24,7 @@ from bmoca.agents.llm.agent import (
 from bmoca.agents.llm.providers import PROVIDERS, ProviderConfigError, ProviderError
 
 __all__ = ["GUI_KINDS", "KINDS", "OPTION_HELP", "PROVIDERS", "ModelAgent", "ProviderConfigError",
-           "ProviderError", "build", "is_model_agent", "parse_name"]
+           "ProviderError", "build", "first_prompt", "is_model_agent", "parse_name"]
 
 
 def is_model_agent(name: str) -> bool:
@@ -64,3 +64,25 @@ def _gui(name: str, spec: Any, task_id: str, options: dict[str, Any] | None) -> 
     from bmoca.agents.llm.qwen_vl import QwenMobileAgent
 
     return QwenMobileAgent(name, spec, parsed, task_id, gui, qwen3=spec.kind == "qwen3vl")
+
+
+def first_prompt(kind: str, goal: str) -> tuple[str, int]:
+    """(the text of a GUI agent's first prompt, the most screenshots a request carries), for
+    `bmoca eval --dry-run`'s estimate; the Pixel 3's resized image for Qwen2.5-VL."""
+    from bmoca.agents.llm import prompts
+
+    if kind == "uitars":
+        from bmoca.agents.llm import uitars
+
+        return uitars.SYSTEM + uitars.MOBILE_USE.format(
+            language="English", instruction=prompts.instruction(goal)), 5
+    if kind == "coords1000":
+        from bmoca.agents.llm import coords1000
+
+        return coords1000.ROLE + coords1000.user_text(goal, []), 1
+    from bmoca.agents.llm import qwen_vl
+    from bmoca.agents.llm.gui_models import QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, resized
+
+    qwen3 = kind == "qwen3vl"
+    size = (999, 999) if qwen3 else resized(1080, 2160, QWEN_MIN_PIXELS, QWEN_MAX_PIXELS)
+    return qwen_vl.system_prompt(*size, qwen3=qwen3) + f"The user query: {goal}", 1

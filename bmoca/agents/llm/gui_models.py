@@ -273,3 +273,4 @@ def number_pair(value: Any, what: str) -> tuple[float, float]:
     if not (np.isfinite(x) and np.isfinite(y)):
         raise BadAnswer(f"{what} must be finite, got {value!r}")
     return x, y
+
