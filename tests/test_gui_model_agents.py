@@ -179,6 +179,8 @@ MALFORMED = {
          "terminate needs status success or failure"),
         ('<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", '
          '"coordinate": [100, 1000]}}\n</tool_call>', "outside the 999x999 screen"),
+        ('<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", '
+         '"coordinate": [' + "9" * 400 + ', 5]}}\n</tool_call>', "must be finite numbers"),
     ],
     "coords1000": [
         ('Action: {"action_type": "click", "index": 3}', "not an element index"),

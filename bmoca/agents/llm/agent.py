@@ -42,8 +42,10 @@ OPTION_HELP: dict[str, str] = {
     "explore": "AndroidArena's exploration hint: visits of this screen and actions taken "
                "there (true/false)",
     "history": "previous steps shown (default: the last 4 actions for llm/mllm as in "
-               "B-MoCA, every step summary for t3a/m3a as in AndroidWorld)",
-    "image_size": "screenshot size WxH for mllm/m3a (default 256x512)",
+               "B-MoCA, every step summary for t3a/m3a as in AndroidWorld; for uitars the "
+               "earlier screenshots sent, default 4)",
+    "image_size": "screenshot size WxH for mllm/m3a (default 256x512); the GUI model agents' "
+                  "screenshot observation (default 1080x2160, sent at the phone's size)",
     "temperature": "sampling temperature (default 0)",
     "top_p": "nucleus sampling (default 1)",
     "max_tokens": "maximum output tokens (default 256)",

@@ -201,6 +201,13 @@ class GuiModelAgent(ModelAgent):
             self._action = Unreadable(answer, f"{self.kind} answer: {exc}")
             self._remember(answer, None)
             return None
+        except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+            # a hostile answer (a 400-digit number, JSON nested 100,000 deep) is still the
+            # agent's invalid action, never an error of the run
+            self._action = Unreadable(answer, f"{self.kind} answer: {type(exc).__name__}: "
+                                              f"{str(exc)[:200]}")
+            self._remember(answer, None)
+            return None
         self._action, self._queued = actions[0], actions[1:]
         label = self._json.label(actions[0])
         self._remember(answer, label)
@@ -269,8 +276,11 @@ def number_pair(value: Any, what: str) -> tuple[float, float]:
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         raise BadAnswer(f"{what} must be [x, y] with two numbers, got {value!r}"[:200])
-    x, y = float(value[0]), float(value[1])
+    try:
+        x, y = float(value[0]), float(value[1])
+    except OverflowError:
+        x = y = float("inf")
     if not (np.isfinite(x) and np.isfinite(y)):
-        raise BadAnswer(f"{what} must be finite, got {value!r}")
+        raise BadAnswer(f"{what} must be finite numbers, got {value!r}"[:200])
     return x, y
 
