@@ -361,6 +361,9 @@ def _rl_command(algo: str):
                                         "curve (default: OUT with .curve.jsonl)"),
         seed: int = typer.Option(0),
         threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+        device: str = device_option(),
+        checkpoint_every: int = checkpoint_every_option("iterations (rollouts)"),
+        resume: bool = resume_option(),
     ) -> None:
         with _training(threads) as torch:
             from bmoca import configs, tasks
@@ -386,17 +389,19 @@ def _rl_command(algo: str):
                                      batch_size=min(64, rollout_steps * envs),
                                      shaping=shaping, off_path_reward=off_path_reward,
                                      success_fraction=success_fraction, critic=critic,
-                                     eval_every=eval_every, seed=seed)
+                                     eval_every=eval_every, seed=seed, device=device)
+            checkpointing = _checkpointing(out, checkpoint_every, resume, algo, settings,
+                                           init=init.resolve() if init else None)
             curve_file = curve_path or out.with_suffix(".curve.jsonl")
 
-            written: list[dict] = []
+            written: list[dict] = []  # rl.train appends each row (a resumed run's first)
 
             def report(row: dict) -> None:
-                written.append(row)
                 typer.echo(json.dumps(row))
                 rl.write_curve(written, curve_file)  # a killed run keeps what it measured
 
-            tuned, curve_rows = rl.train(network, settings, on_row=report)
+            tuned, curve_rows = rl.train(network, settings, on_row=report,
+                                         checkpointing=checkpointing, curve=written)
             rl.write_curve(curve_rows, curve_file)
             bc.save(tuned, out, extra={"algo": algo, "init": str(init) if init else None,
                                        "rl": rl.settings_dict(settings), "curve": curve_rows})
