@@ -231,10 +231,19 @@ def train_lora(
     merge: bool = typer.Option(False, help="save the base model with the adapter merged in "
                                "(servable by vLLM or llama.cpp) instead of the adapter"),
     seed: int = typer.Option(0),
-    device: str = typer.Option("cpu", help="torch device to train on: cpu, cuda, cuda:1, mps"),
+    device: str = device_option(),
     dtype: str = typer.Option("float32", help="float32, bfloat16 or float16 weights"),
+    amp: bool = amp_option(),
+    max_grad_norm: float = typer.Option(1.0, min=0.0, help="clip the gradient's norm to this "
+                                        "(0: no clipping)"),
     gradient_checkpointing: bool = typer.Option(False, help="trade compute for memory"),
     threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    checkpoint_every: int = typer.Option(0, "--checkpoint-every", min=0, help="keep a "
+                                         "Trainer checkpoint, OUT.ckpt/checkpoint-STEP, every "
+                                         "N optimiser steps (0: none)"),
+    resume: bool = typer.Option(False, "--resume", help="continue from the last checkpoint "
+                                "in OUT.ckpt; the options must be those of the run that "
+                                "wrote it"),
 ) -> None:
     """LoRA fine-tuning of a causal LM on the text actions of demonstrations (B-MoCA's
     action-only prompt, completion-only loss); the result plays as `hf:OUT`."""
@@ -256,7 +265,11 @@ def train_lora(
             lr=lr, weight_decay=weight_decay, warmup_ratio=warmup_ratio, schedule=schedule,
             optimizer=optimizer, max_length=max_length, r=lora_r, alpha=lora_alpha,
             dropout=lora_dropout, seed=seed, device=device, dtype=dtype,
-            gradient_checkpointing=gradient_checkpointing)
+            gradient_checkpointing=gradient_checkpointing, max_grad_norm=max_grad_norm,
+            amp=amp)
+        checkpointing = _checkpointing(out, checkpoint_every, resume, "lora", settings,
+                                       data=data.resolve(), model=model.resolve(),
+                                       tasks=task_ids, configs=config_ids)
         console.print(f"{len(examples)} steps with a text action")
 
         def report(step: int, total: int, loss: float, rate: float) -> None:
@@ -264,7 +277,8 @@ def train_lora(
                 typer.echo(json.dumps({"step": step + 1, "of": total, "loss": round(loss, 4),
                                        "lr": float(f"{rate:.3g}")}))
 
-        tuned, tokenizer, result = lora.train(model, examples, settings, on_step=report)
+        tuned, tokenizer, result = lora.train(model, examples, settings, on_step=report,
+                                              checkpointing=checkpointing)
         lora.save(tuned, tokenizer, out, base=model, settings=settings, result=result,
                   merge=merge, extra={"data": str(data), "tasks": task_ids,
                                       "configs": config_ids,
