@@ -5,6 +5,7 @@ with exactly the weights and the curve of an uninterrupted run with the same see
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 
 import pytest
@@ -96,3 +97,41 @@ def test_cli_resume_and_refusal(tmp_path):
         refused.output.replace("\n", " ")
     dqn = runner.invoke(app, ["train", "dqn", *args[2:], "--resume"])
     assert dqn.exit_code == 2 and "(algo 'ppo' there, 'dqn' here)" in dqn.output
+
+
+def test_the_split_replay_memory_comes_back_with_its_episodes_in_flight():
+    import gymnasium
+    import numpy as np
+
+    from bmoca.train.buffers import split_replay_buffer
+    from bmoca.train.rl_resume import replay_state, restore_replay
+
+    space = gymnasium.spaces.Box(0, 255, (2,), np.uint8)
+
+    def fresh():
+        return split_replay_buffer()(50, space, gymnasium.spaces.Discrete(385), device="cpu",
+                                     n_envs=2, success_fraction=0.25)
+
+    buffer = fresh()
+    for t in range(3):  # env 0 wins at its third step; env 1's episode is still running
+        obs = np.full((2, 2), t, np.uint8)
+        infos = [{"is_success": t == 2}, {"is_success": False, "TimeLimit.truncated": t == 1}]
+        buffer.add(obs, obs + 1, np.full((2, 1), t), np.array([t, -t], np.float32),
+                   np.array([t == 2, False]), infos)
+    file = io.BytesIO()
+    torch.save(replay_state(buffer), file)
+    file.seek(0)
+    saved = torch.load(file, weights_only=True)  # plain values and tensors only
+    copy = fresh()
+    restore_replay(copy, saved)
+    assert copy.successes.size() == 3 and copy.failures.size() == 0
+    for name in ("observations", "next_observations", "actions", "rewards", "dones"):
+        assert np.array_equal(getattr(copy.successes, name), getattr(buffer.successes, name))
+    assert len(copy.pending[1]) == 3 and not copy.pending[0]
+    done = np.array([False, True])
+    for target in (buffer, copy):  # env 1 now loses: its transitions go to the failures
+        target.add(np.zeros((2, 2), np.uint8), np.zeros((2, 2), np.uint8), np.zeros((2, 1)),
+                   np.zeros(2, np.float32), done, [{}, {"is_success": False}])
+    for name in ("observations", "rewards", "timeouts"):
+        assert np.array_equal(getattr(copy.failures, name), getattr(buffer.failures, name))
+    assert copy.failures.size() == 4 and copy.failures.timeouts[1].item() == 1.0

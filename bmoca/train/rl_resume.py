@@ -21,7 +21,7 @@ import torch
 
 from bmoca.train.checkpoints import rng_state, set_rng_state
 
-__all__ = ["model_state", "restore_model"]
+__all__ = ["model_state", "replay_state", "restore_model", "restore_replay"]
 
 _ARRAYS = ("observations", "next_observations", "actions", "rewards", "dones", "timeouts")
 _COUNTERS = ("num_timesteps", "_n_updates", "_episode_num", "_current_progress_remaining",
@@ -44,7 +44,7 @@ def model_state(model: Any) -> dict[str, Any]:
     }
     buffer = getattr(model, "replay_buffer", None)
     if buffer is not None:
-        state["replay"] = _replay_state(buffer)
+        state["replay"] = replay_state(buffer)
     return state
 
 
@@ -60,7 +60,7 @@ def restore_model(model: Any, state: dict[str, Any]) -> None:
     model.ep_success_buffer = deque(state["successes"], maxlen=window)
     model.action_space.np_random.bit_generator.state = state["action_space"]
     if "replay" in state:
-        _restore_replay(model.replay_buffer, state["replay"])
+        restore_replay(model.replay_buffer, state["replay"])
     vec = model.env  # SB3's wrappers around `vec` (channels first for images)
     vec.reset()  # the Monitor wrappers want a reset before the first step
     screens = np.stack([vec.env_method("restore", snapshot, indices=[i])[0]
@@ -83,7 +83,7 @@ def _restore_arrays(buffer: Any, saved: dict[str, Any]) -> None:
     buffer.pos, buffer.full = saved["pos"], saved["full"]
 
 
-def _replay_state(buffer: Any) -> dict[str, Any]:
+def replay_state(buffer: Any) -> dict[str, Any]:
     """A replay buffer's filled part; the split buffer's two parts and the transitions of
     episodes still running (only their timeout flag of the step's info matters)."""
     if not hasattr(buffer, "successes"):
@@ -95,7 +95,7 @@ def _replay_state(buffer: Any) -> dict[str, Any]:
             "failures": _buffer_arrays(buffer.failures), "pending": pending}
 
 
-def _restore_replay(buffer: Any, saved: dict[str, Any]) -> None:
+def restore_replay(buffer: Any, saved: dict[str, Any]) -> None:
     if "plain" in saved:
         _restore_arrays(buffer, saved["plain"])
         return
