@@ -195,8 +195,8 @@ def test_interrupted_and_resumed_lora_ends_with_the_uninterrupted_adapter(tiny_m
                                                                         demo_dir, tmp_path):
     from bmoca.train.checkpoints import Checkpointing
 
-    examples = sft_examples(demos.load(demo_dir))[:4]
-    settings = lora.LoraSettings(max_steps=4, batch_size=2, grad_accum=1, lr=1e-2,
+    examples = sft_examples(demos.load(demo_dir))[:6]  # 3 steps an epoch: resumes mid-epoch
+    settings = lora.LoraSettings(max_steps=5, batch_size=2, grad_accum=1, lr=1e-2,
                                  warmup_ratio=0.25, max_grad_norm=0.5)  # dropout 0.1: RNG
     straight, _tok, result = lora.train(tiny_model, examples, settings)
 
@@ -210,7 +210,7 @@ def test_interrupted_and_resumed_lora_ends_with_the_uninterrupted_adapter(tiny_m
     assert (saving.path / "checkpoint-2" / "adapter_model.safetensors").is_file()
     saving.resume = True
     resumed, _tok, again = lora.train(tiny_model, examples, settings, checkpointing=saving)
-    assert again.losses == result.losses and len(again.losses) == 4
+    assert again.losses == result.losses and len(again.losses) == 5
     mine, theirs = resumed.state_dict(), straight.state_dict()
     learned = [k for k in mine if "lora_" in k]
     assert learned and all(torch.equal(mine[k], theirs[k]) for k in learned)
@@ -233,6 +233,9 @@ def test_cli_lora_checkpoints_and_resumes(tiny_model, demo_dir, tmp_path):
     assert again.exit_code == 0, again.output
     assert json.loads(again.output.strip().splitlines()[-1])["final_loss"] == \
         json.loads(first.output.strip().splitlines()[-1])["final_loss"]
+    (tmp_path / "tuned.ckpt" / "checkpoint-9").mkdir()  # another run's, left behind
+    assert CliRunner().invoke(app, args).exit_code == 0  # afresh: it goes
+    assert not (tmp_path / "tuned.ckpt" / "checkpoint-9").exists()
     refused = CliRunner().invoke(app, [*args, "--resume", "--lora-r", "4"])
     assert refused.exit_code == 2 and "(r 8 there, 4 here)" in refused.output
     bad = CliRunner().invoke(app, [*args, "--device", "tpu"])

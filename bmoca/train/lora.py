@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -330,6 +331,9 @@ def _resume_from(checkpointing: Checkpointing | None) -> str | None:
                              "the same options, or start afresh without --resume")
     if checkpointing.every:
         directory.mkdir(parents=True, exist_ok=True)
+        if last is None:  # a run started afresh: an earlier run's checkpoints would mix in
+            for stale in directory.glob("checkpoint-*"):
+                shutil.rmtree(stale)
         record.write_text(json.dumps(checkpointing.spec, indent=2) + "\n", "utf-8")
     return last
 
