@@ -413,12 +413,7 @@ def train(model_path: str | Path, examples: Sequence[Example], settings: LoraSet
                                        callbacks=[_reporter(transformers, total, on_step)])
         trainer.remove_callback(transformers.PrinterCallback)  # `on_step` reports instead
         start = time.perf_counter()
-        try:
-            trainer.train(resume_from_checkpoint=resume_from)
-        except (RuntimeError, AssertionError) as exc:
-            if "device" not in str(exc).lower():
-                raise
-            raise TrainError(f"cannot train on device {settings.device!r}: {exc}") from None
+        trainer.train(resume_from_checkpoint=resume_from)
         seconds = time.perf_counter() - start
     losses = [float(e["loss"]) for e in trainer.state.log_history if "loss" in e]
     model.to("cpu").eval()
