@@ -71,10 +71,13 @@ def autocast(device: torch.device, enabled: bool) -> Any:
     return torch.autocast(device.type, dtype=dtype, enabled=enabled)
 
 
-def grad_scaler(device: torch.device, enabled: bool) -> torch.amp.GradScaler:
-    """Loss scaling for float16 on CUDA (bfloat16 has float32's range: no scaling)."""
-    return torch.amp.GradScaler("cuda" if device.type == "cuda" else "cpu",
-                                enabled=enabled and device.type == "cuda")
+def grad_scaler(device: torch.device, enabled: bool) -> Any:
+    """Loss scaling for float16 on CUDA (bfloat16 has float32's range: no scaling); a
+    disabled scaler passes the loss and the step through unchanged."""
+    on = enabled and device.type == "cuda"
+    if not hasattr(torch.amp, "GradScaler"):  # torch < 2.3
+        return torch.cuda.amp.GradScaler(enabled=on)
+    return torch.amp.GradScaler("cuda" if device.type == "cuda" else "cpu", enabled=on)
 
 
 # -- random generators ---------------------------------------------------------------------
