@@ -141,8 +141,8 @@ class SimDevice(Device):
             frame = compose(self._system, width, height,
                             lambda text, size, weight: renderer.measure(text, size, weight, locale),
                             self._bars, last,
-                            lambda text, size, weight, max_width, max_lines: len(
-                                renderer.wrap(text, size, weight, locale, max_width, max_lines)),
+                            lambda text, size, weight, max_width, max_lines: renderer.height(
+                                text, size, weight, locale, max_width, max_lines),
                             SHARED_SIZES if self.reuse_layout else None,
                             self._recent if self.reuse_layout else None)
             self._touches += 1  # building a screen may set up an app's data

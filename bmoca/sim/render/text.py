@@ -29,8 +29,9 @@ from bmoca.sim.render.sprites import SpriteCache
 Color = tuple[int, int, int] | tuple[int, int, int, int] | str
 """An RGB or RGBA tuple (0-255), or a CSS-like string such as ``"#1A73E8"``."""
 
-LINE_HEIGHT_EM = (1900 + 500) / 2048
-"""Roboto's hhea ascent + descent: Android's default line box, used for every script."""
+ROBOTO_EM = (-2163 / 2048, -1900 / 2048, 500 / 2048, 555 / 2048)
+"""Android 10's Roboto (the paint's font, whatever the script): top and bottom from its
+head yMin/yMax (Skia's fTop/fBottom), ascent and descent from its hhea table, in em."""
 
 ELLIPSIS = "\u2026"
 LABEL_CACHE_BYTES = 48 << 20
@@ -196,9 +197,62 @@ def is_rtl(locale: str) -> bool:
     return locale_info(locale).rtl
 
 
-def line_height(size_px: int) -> int:
-    """Line box height for a font size: Roboto's 1.17 em for every script, so layouts stay put."""
-    return max(1, round(size_px * LINE_HEIGHT_EM))
+@dataclass(frozen=True)
+class FontMetricsInt:
+    """Paint.getFontMetricsInt: top and ascent are negative (above the baseline), px."""
+
+    top: int
+    ascent: int
+    descent: int
+    bottom: int
+
+
+@cache
+def paint_metrics(size_px: int) -> FontMetricsInt:
+    """Roboto's metrics at a size, rounded as Android's Paint.getFontMetricsInt rounds them
+    (floor the top, round the ascent and descent, ceil the bottom)."""
+    top, ascent, descent, bottom = (v * size_px for v in ROBOTO_EM)
+    return FontMetricsInt(math.floor(top), math.floor(ascent + 0.5), math.floor(descent + 0.5),
+                          math.ceil(bottom))
+
+
+@cache
+def line_extent(faces: frozenset[str], size_px: int) -> tuple[int, int]:
+    """(ascent, descent) of a line drawn in `faces`: Roboto's, stretched to every fallback
+    face's own extent (StaticLayout with fallbackLineSpacing, Android 9+)."""
+    metrics = paint_metrics(size_px)
+    ascent, descent = metrics.ascent, metrics.descent
+    for key in faces:
+        face = font_face(key)
+        if face.extent_em is not None:
+            em = size_px * face.scale
+            ascent = min(ascent, math.floor(-face.extent_em[0] * em + 0.5))
+            descent = max(descent, math.floor(face.extent_em[1] * em + 0.5))
+    return ascent, descent
+
+
+def stack_lines(extents: list[tuple[int, int]], size_px: int) -> tuple[list[int], int]:
+    """Baselines of lines with these (ascent, descent) and the height of the whole text, as
+    StaticLayout.out stacks them with includeFontPadding (TextView's default): the first
+    line reaches up to the font's top, the last down to its bottom, the lines between
+    are ascent + descent apart."""
+    metrics = paint_metrics(size_px)
+    baselines = []
+    y = 0
+    last = len(extents) - 1
+    for i, (ascent, descent) in enumerate(extents):
+        above = metrics.top if i == 0 else ascent
+        below = metrics.bottom if i == last else descent
+        baselines.append(y - above)
+        y += below - above
+    return baselines, y
+
+
+def line_height(size_px: int, lines: int = 1) -> int:
+    """Height of `lines` lines of Latin text: Roboto with Android's font padding (1.33 em
+    for one line at any size, then 1.17 em for each further line)."""
+    metrics = paint_metrics(size_px)
+    return max(1, stack_lines([(metrics.ascent, metrics.descent)] * max(1, lines), size_px)[1])
 
 
 # --------------------------------------------------------------------------- unicode helpers
@@ -406,6 +460,10 @@ class LineLayout:
     width: float
     baseline_em: float
 
+    @property
+    def faces(self) -> frozenset[str]:
+        return frozenset(run.face for run in self.runs if run.text.strip())
+
 
 class TextRenderer:
     """Measures and draws labels with font fallback, bidi and an LRU sprite cache."""
@@ -425,11 +483,20 @@ class TextRenderer:
     def measure(
         self, text: str, size_px: int, weight: int = 400, locale: str = "en-US"
     ) -> tuple[int, int]:
-        """(advance width, line height) in pixels; hard line breaks give the widest line."""
+        """(advance width, height) in pixels; hard line breaks give the widest line and
+        the height of all of them."""
         loc = normalize_locale(locale)
-        lines = text.split("\n")
-        width = max(self._layout(line, size_px, weight, loc).width for line in lines)
-        return math.ceil(width - 1e-6), line_height(size_px) * len(lines)
+        layouts = [self._layout(line, size_px, weight, loc) for line in text.split("\n")]
+        width = max(lay.width for lay in layouts)
+        return math.ceil(width - 1e-6), self._stack(layouts, size_px)[1]
+
+    def height(self, text: str, size_px: int, weight: int = 400, locale: str = "en-US",
+               max_width: int | None = None, max_lines: int = 1) -> int:
+        """Height of the text as `label` wraps and draws it (a TextView's wrap_content)."""
+        loc = normalize_locale(locale)
+        lines = self._wrap(text, size_px, weight, loc, max_width, max_lines)
+        return self._stack([self._layout(line, size_px, weight, loc) for line in lines],
+                           size_px)[1]
 
     def label(
         self,
@@ -575,6 +642,10 @@ class TextRenderer:
         return LineLayout(tuple(runs), x, base_em)
 
     @staticmethod
+    def _stack(layouts: list[LineLayout], size_px: int) -> tuple[list[int], int]:
+        return stack_lines([line_extent(lay.faces, size_px) for lay in layouts], size_px)
+
+    @staticmethod
     def _run_language(face: str, info: LocaleInfo) -> str:
         if face == info.chain[0]:
             return info.language
@@ -685,8 +756,8 @@ class TextRenderer:
         if max_width is not None:
             width = min(width, max_width)
         width = max(1, width)
-        lh = line_height(size_px)
-        mask = Image.new("L", (width, lh * len(layouts)), 0)
+        baselines, height = self._stack(layouts, size_px)
+        mask = Image.new("L", (width, max(1, height)), 0)
         draw = ImageDraw.Draw(mask)
         rtl = locale_info(loc).rtl
         for row, (lay, w) in enumerate(zip(layouts, widths, strict=True)):
@@ -696,7 +767,8 @@ class TextRenderer:
                 x0 = 0
             else:
                 x0 = width - w
-            baseline = row * lh + min(lh - 1, round(size_px * lay.baseline_em))
+            # faces drawn as stand-ins for Android's compact UI fonts sit a little higher
+            baseline = baselines[row] + round(size_px * (lay.baseline_em + ROBOTO_EM[1]))
             for run in lay.runs:
                 if not run.text.strip():
                     continue

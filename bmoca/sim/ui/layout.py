@@ -15,9 +15,10 @@ from bmoca.sim.ui.sizes import MeasureCache
 from bmoca.sim.ui.view import MATCH, WRAP, Box, View
 
 TextMeasure = Callable[[str, int, int], tuple[int, int]]
-"""(text, size_px, weight) -> (width_px, line_height_px)."""
-LineCount = Callable[[str, int, int, int, int], int]
-"""(text, size_px, weight, max_width_px, max_lines) -> lines the renderer wraps it into."""
+"""(text, size_px, weight) -> (width_px, height_px) of the text on one line."""
+TextHeight = Callable[[str, int, int, int, int], int]
+"""(text, size_px, weight, max_width_px, max_lines) -> height_px of the text as the renderer
+wraps it (font padding above the first line and below the last, as a TextView)."""
 
 
 @dataclass
@@ -59,13 +60,13 @@ class Layout:
     """Lays out trees for one display: density, font scale, direction, text metrics."""
 
     def __init__(self, density: int, font_scale: float, rtl: bool, measure: TextMeasure,
-                 line_count: LineCount | None = None, sizes: MeasureCache | None = None,
+                 text_height: TextHeight | None = None, sizes: MeasureCache | None = None,
                  display: Hashable = None):
         self.scale = density / 160.0
         self.font_scale = font_scale
         self.rtl = rtl
         self.measure = measure
-        self.line_count = line_count
+        self.text_height = text_height
         """The renderer's own line breaking, so a view is as tall as the text it draws."""
         self._px4: dict[tuple, tuple[int, int, int, int]] = {}
         self.cache = sizes if sizes is not None else MeasureCache()
@@ -104,11 +105,10 @@ class Layout:
             return 0, self.measure("", size, view.font_weight)[1]
         width, line_h = self.measure(shown, size, view.font_weight)
         if view.max_lines > 1 and avail_w > 0 and width > avail_w:
-            if self.line_count is not None:
-                lines = self.line_count(shown, size, view.font_weight, avail_w, view.max_lines)
-            else:
-                lines = min(view.max_lines, -(-width // avail_w))
-            return avail_w, line_h * lines
+            if self.text_height is not None:
+                return avail_w, self.text_height(shown, size, view.font_weight, avail_w,
+                                                 view.max_lines)
+            return avail_w, line_h * min(view.max_lines, -(-width // avail_w))
         return width, line_h
 
     def _content_size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
