@@ -26,9 +26,9 @@ SCREEN = (0, 0, 1080, 2160)
 def _frame(root: View, locale: str = "en-US", density: int = 440) -> Frame:
     renderer = get_text_renderer()
     layout = Layout(density, 1.0, False,
-                    lambda t, size, weight: renderer.measure(t, size, weight, locale),
-                    lambda t, size, weight, width, lines: renderer.height(
-                        t, size, weight, locale, width, lines))
+                    lambda t, size, weight, pad: renderer.measure(t, size, weight, locale, pad),
+                    lambda t, size, weight, width, lines, pad: renderer.height(
+                        t, size, weight, locale, width, lines, pad))
     layout.run(root, SCREEN, ScrollState())
     return Frame([Window("app", "test", root, SCREEN)], layout, None, 0, 0)
 

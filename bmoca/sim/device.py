@@ -139,10 +139,12 @@ class SimDevice(Device):
             renderer = get_text_renderer()
             locale = self._system.locale
             frame = compose(self._system, width, height,
-                            lambda text, size, weight: renderer.measure(text, size, weight, locale),
+                            lambda text, size, weight, pad: renderer.measure(
+                                text, size, weight, locale, pad),
                             self._bars, last,
-                            lambda text, size, weight, max_width, max_lines: renderer.height(
-                                text, size, weight, locale, max_width, max_lines),
+                            lambda text, size, weight, max_width, max_lines, pad: (
+                                renderer.height(text, size, weight, locale, max_width,
+                                                max_lines, pad)),
                             SHARED_SIZES if self.reuse_layout else None,
                             self._recent if self.reuse_layout else None)
             self._touches += 1  # building a screen may set up an app's data

@@ -187,11 +187,13 @@ def place_text(view: View, shown: str, color, scale: float, font_scale: float, l
     if view.min_text_size:
         inner = bottom - vtop - pt - pb
         floor = int(view.min_text_size * scale * font_scale + 0.5)
-        while size > floor and renderer.line_height(size) > inner:
+        while size > floor and renderer.measure(shown, size, view.font_weight, locale,
+                                                view.include_font_padding)[1] > inner:
             size -= 1
     sprite = renderer.label(shown, size, color, view.font_weight, locale,
                             max_width=box_w, max_lines=view.max_lines, align=view.align,
-                            direction=view.text_direction or _phone_ltr(view))
+                            direction=view.text_direction or _phone_ltr(view),
+                            include_pad=view.include_font_padding)
     if view.align == "center":
         x = left + pl + (box_w - sprite.width) // 2
     elif (view.align == "end") != rtl:

@@ -231,17 +231,20 @@ def line_extent(faces: frozenset[str], size_px: int) -> tuple[int, int]:
     return ascent, descent
 
 
-def stack_lines(extents: list[tuple[int, int]], size_px: int) -> tuple[list[int], int]:
+def stack_lines(extents: list[tuple[int, int]], size_px: int, include_pad: bool = True
+                ) -> tuple[list[int], int]:
     """Baselines of lines with these (ascent, descent) and the height of the whole text, as
     StaticLayout.out stacks them with includeFontPadding (TextView's default): the first
     line reaches up to the font's top, the last down to its bottom, the lines between
-    are ascent + descent apart."""
+    are ascent + descent apart. Without the padding (includeFontPadding="false") the text
+    spans the first line's ascent to the last line's descent."""
     metrics = paint_metrics(size_px)
     baselines = []
     y = 0
-    last = len(extents) - 1
+    last = len(extents) - 1 if include_pad else -1
+    first = 0 if include_pad else -1
     for i, (ascent, descent) in enumerate(extents):
-        above = metrics.top if i == 0 else ascent
+        above = metrics.top if i == first else ascent
         below = metrics.bottom if i == last else descent
         baselines.append(y - above)
         y += below - above
@@ -481,22 +484,24 @@ class TextRenderer:
         return line_height(size_px)
 
     def measure(
-        self, text: str, size_px: int, weight: int = 400, locale: str = "en-US"
+        self, text: str, size_px: int, weight: int = 400, locale: str = "en-US",
+        include_pad: bool = True,
     ) -> tuple[int, int]:
         """(advance width, height) in pixels; hard line breaks give the widest line and
         the height of all of them."""
         loc = normalize_locale(locale)
         layouts = [self._layout(line, size_px, weight, loc) for line in text.split("\n")]
         width = max(lay.width for lay in layouts)
-        return math.ceil(width - 1e-6), self._stack(layouts, size_px)[1]
+        return math.ceil(width - 1e-6), self._stack(layouts, size_px, include_pad)[1]
 
     def height(self, text: str, size_px: int, weight: int = 400, locale: str = "en-US",
-               max_width: int | None = None, max_lines: int = 1) -> int:
+               max_width: int | None = None, max_lines: int = 1,
+               include_pad: bool = True) -> int:
         """Height of the text as `label` wraps and draws it (a TextView's wrap_content)."""
         loc = normalize_locale(locale)
         lines = self._wrap(text, size_px, weight, loc, max_width, max_lines)
         return self._stack([self._layout(line, size_px, weight, loc) for line in lines],
-                           size_px)[1]
+                           size_px, include_pad)[1]
 
     def label(
         self,
@@ -509,6 +514,7 @@ class TextRenderer:
         max_lines: int = 1,
         align: str = "start",
         direction: str | None = None,
+        include_pad: bool = True,
     ) -> Image.Image:
         """A tight RGBA sprite of the text, wrapped to `max_lines` and ellipsized with "…".
 
@@ -539,6 +545,7 @@ class TextRenderer:
             int(max_lines),
             align,
             direction,
+            bool(include_pad),
         )
 
     def wrap(
@@ -642,8 +649,10 @@ class TextRenderer:
         return LineLayout(tuple(runs), x, base_em)
 
     @staticmethod
-    def _stack(layouts: list[LineLayout], size_px: int) -> tuple[list[int], int]:
-        return stack_lines([line_extent(lay.faces, size_px) for lay in layouts], size_px)
+    def _stack(layouts: list[LineLayout], size_px: int, include_pad: bool = True
+               ) -> tuple[list[int], int]:
+        return stack_lines([line_extent(lay.faces, size_px) for lay in layouts], size_px,
+                           include_pad)
 
     @staticmethod
     def _run_language(face: str, info: LocaleInfo) -> str:
@@ -748,6 +757,7 @@ class TextRenderer:
         max_lines: int,
         align: str,
         direction: str | None = None,
+        include_pad: bool = True,
     ) -> Image.Image:
         lines = self._wrap(text, size_px, weight, loc, max_width, max_lines)
         layouts = [self._layout(line, size_px, weight, loc, direction) for line in lines]
@@ -756,7 +766,8 @@ class TextRenderer:
         if max_width is not None:
             width = min(width, max_width)
         width = max(1, width)
-        baselines, height = self._stack(layouts, size_px)
+        extents = [line_extent(lay.faces, size_px) for lay in layouts]
+        baselines, height = stack_lines(extents, size_px, include_pad)
         mask = Image.new("L", (width, max(1, height)), 0)
         draw = ImageDraw.Draw(mask)
         rtl = locale_info(loc).rtl
@@ -788,7 +799,13 @@ class TextRenderer:
                         stroke_width=stroke,
                         stroke_fill=255,
                     )
-        return colorize(mask, rgba)
+        sprite = colorize(mask, rgba)
+        # the font padding: rows above the first line's ascent and below the last line's
+        # descent, which hold no ink (the layout checks leave them out)
+        sprite.info["font_padding"] = (
+            max(0, baselines[0] + extents[0][0]) if layouts else 0,
+            max(0, height - baselines[-1] - extents[-1][1]) if layouts else 0)
+        return sprite
 
 
 _renderer: TextRenderer | None = None

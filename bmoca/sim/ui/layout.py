@@ -14,11 +14,13 @@ from functools import cache
 from bmoca.sim.ui.sizes import MeasureCache
 from bmoca.sim.ui.view import MATCH, WRAP, Box, View
 
-TextMeasure = Callable[[str, int, int], tuple[int, int]]
-"""(text, size_px, weight) -> (width_px, height_px) of the text on one line."""
-TextHeight = Callable[[str, int, int, int, int], int]
-"""(text, size_px, weight, max_width_px, max_lines) -> height_px of the text as the renderer
-wraps it (font padding above the first line and below the last, as a TextView)."""
+TextMeasure = Callable[[str, int, int, bool], tuple[int, int]]
+"""(text, size_px, weight, include_font_padding) -> (width_px, height_px) of the text on one
+line."""
+TextHeight = Callable[[str, int, int, int, int, bool], int]
+"""(text, size_px, weight, max_width_px, max_lines, include_font_padding) -> height_px of
+the text as the renderer wraps it (with font padding above the first line and below the
+last unless the view turns it off, as a TextView)."""
 
 
 @dataclass
@@ -101,13 +103,14 @@ class Layout:
     def _text_size(self, view: View, avail_w: int) -> tuple[int, int]:
         shown = view.text or view.hint
         size = self.sp(view.text_size)
+        pad = view.include_font_padding
         if not shown:
-            return 0, self.measure("", size, view.font_weight)[1]
-        width, line_h = self.measure(shown, size, view.font_weight)
+            return 0, self.measure("", size, view.font_weight, pad)[1]
+        width, line_h = self.measure(shown, size, view.font_weight, pad)
         if view.max_lines > 1 and avail_w > 0 and width > avail_w:
             if self.text_height is not None:
                 return avail_w, self.text_height(shown, size, view.font_weight, avail_w,
-                                                 view.max_lines)
+                                                 view.max_lines, pad)
             return avail_w, line_h * min(view.max_lines, -(-width // avail_w))
         return width, line_h
 

@@ -71,6 +71,9 @@ class View:
     max_lines: int = 1
     align: str = "start"
     """Text alignment: "start", "center", "end" (start is right in RTL locales)."""
+    include_font_padding: bool = True
+    """android:includeFontPadding: the text reaches from the font's top to its bottom (on
+    by default); off, it spans the first line's ascent to the last line's descent."""
     text_direction: str = ""
     """Paragraph direction: "" (first strong letter, else the locale's), "ltr" or "rtl"
     (android:textDirection; phone numbers and formulas are "ltr" in every language)."""
