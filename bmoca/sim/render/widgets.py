@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from PIL import Image
 
 if TYPE_CHECKING:
     from bmoca.sim.render.painter import Canvas
@@ -79,3 +82,41 @@ def draw_google_g(canvas: Canvas, view: View) -> None:
 def draw_assistant(canvas: Canvas, view: View) -> None:
     """The Assistant's four dots at the search bar's end (Android 10's Pixel launcher)."""
     _draw_mark(canvas, view, "assistant")
+
+
+INSTAGRAM_RING = ((0xFE, 0xDA, 0x75), (0xFA, 0x7E, 0x1E), (0xD6, 0x29, 0x76), (0x96, 0x2F, 0xBF),
+                  (0x4F, 0x5B, 0xD5))
+"""Instagram's brand gradient (yellow, orange, pink, purple, blue), which its unseen-story
+rings use, running from the bottom-left to the top-right."""
+
+
+@lru_cache(maxsize=32)
+def gradient_ring(diameter: int, width: int, stops: tuple[tuple[int, int, int], ...]
+                  ) -> Image.Image:
+    """An anti-aliased ring `width` px thick, filled with a gradient through `stops` from
+    its bottom-left to its top-right, transparent inside and out."""
+    import numpy as np
+
+    n = max(1, diameter)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) + 0.5
+    r = n / 2
+    dist = np.hypot(xx - r, yy - r)
+    alpha = np.clip(r - dist, 0, 1) * np.clip(dist - (r - width), 0, 1)
+    t = np.clip((xx + (n - yy)) / (2 * n), 0, 1)  # 0 at the bottom-left, 1 at the top-right
+    pos = t * (len(stops) - 1)
+    low = np.minimum(pos.astype(np.int32), len(stops) - 2)
+    frac = (pos - low)[..., None]
+    colors = np.asarray(stops, dtype=np.float32)
+    rgb = colors[low] * (1 - frac) + colors[low + 1] * frac
+    rgba = np.dstack([rgb, alpha * 255]).round().astype(np.uint8)
+    return Image.fromarray(rgba, "RGBA")
+
+
+def draw_story_ring(canvas: Canvas, view: View) -> None:
+    """Instagram's unseen-story ring: a 2.5 dp gradient ring around the avatar, with the
+    background showing through the gap between them."""
+    left, top, right, bottom = view.bounds
+    size = min(right - left, bottom - top)
+    sprite = gradient_ring(size, max(1, canvas.px(2.5)), INSTAGRAM_RING)
+    canvas.paste(sprite, left + (right - left - size) // 2, top + (bottom - top - size) // 2,
+                 view.clip)
