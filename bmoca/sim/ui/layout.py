@@ -265,7 +265,10 @@ class Layout:
         if not view.children:
             return
         pl, pt, pr, pb = self.px4(view.padding)
-        if self.rtl:
+        # a "z" container with mirror=False is android:layoutDirection="ltr": its padding,
+        # its children's margins and start/end stay put in right-to-left locales
+        rtl = self.rtl and (view.mirror or view.orientation != "z")
+        if rtl:
             pl, pr = pr, pl
         ix, iy = x + pl, y + pt
         iw, ih = max(0, w - pl - pr), max(0, h - pt - pb)
@@ -279,7 +282,7 @@ class Layout:
         if view.orientation == "z":
             for child in flow:
                 cw, ch = self._size(child, iw, ih)
-                self._place_in_frame(child, ix, iy, iw, ih, cw, ch, inner_clip)
+                self._place_in_frame(child, ix, iy, iw, ih, cw, ch, inner_clip, rtl)
         else:
             self._place_linear(view, flow, ix, iy, iw, ih, offset, inner_clip)
         for child in kids:
@@ -287,18 +290,19 @@ class Layout:
                 ax, ay = child.absolute
                 cw, ch = self._size(child, iw, ih)
                 px = ix + self.px(ax)
-                if self.rtl:
+                if rtl:
                     px = ix + iw - self.px(ax) - cw
                 self._place(child, px, iy + self.px(ay), cw, ch, inner_clip)
 
-    def _place_in_frame(self, child: View, ix, iy, iw, ih, cw, ch, clip: Box) -> None:
+    def _place_in_frame(self, child: View, ix, iy, iw, ih, cw, ch, clip: Box,
+                        rtl: bool) -> None:
         ml, mt, mr, mb = self.px4(child.margin)
-        if self.rtl:
+        if rtl:
             ml, mr = mr, ml
         horizontal, vertical = parse_gravity(child.gravity)
         if horizontal == "center":
             cx = ix + (iw - cw) // 2
-        elif (horizontal == "end") != self.rtl:
+        elif (horizontal == "end") != rtl:
             cx = ix + iw - cw - mr
         else:
             cx = ix + ml

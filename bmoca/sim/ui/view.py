@@ -93,7 +93,9 @@ class View:
     elevation: float = 0.0
     alpha: float = 1.0
     mirror: bool = True
-    """Whether an "h" container reverses its children in RTL locales."""
+    """Whether a container lays its children out mirrored in RTL locales: an "h" one
+    reverses them; a "z" one with False is android:layoutDirection="ltr" (a camera
+    preview or a map, which no language turns around)."""
 
     # -- behaviour ------------------------------------------------------------------
     on_click: Callable[[], None] | None = None
