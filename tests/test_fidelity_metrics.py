@@ -29,7 +29,7 @@ def _settings(config: str = "train_env_002"):
 
 
 def _top(xml: str, title: str) -> int:
-    match = re.search(r'text="%s"[^>]*bounds="\[\d+,(\d+)\]' % re.escape(title), xml)
+    match = re.search(f'text="{re.escape(title)}"' + r'[^>]*bounds="\[\d+,(\d+)\]', xml)
     assert match, title
     return int(match.group(1))
 

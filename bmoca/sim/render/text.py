@@ -24,14 +24,12 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont, features
 
 from bmoca.formats.locales import canonical
 from bmoca.sim.render.fonts import font_cmap, font_face
+from bmoca.sim.render.metrics import ROBOTO_EM, line_extent, line_height, stack_lines
 from bmoca.sim.render.sprites import SpriteCache
 
 Color = tuple[int, int, int] | tuple[int, int, int, int] | str
 """An RGB or RGBA tuple (0-255), or a CSS-like string such as ``"#1A73E8"``."""
 
-ROBOTO_EM = (-2163 / 2048, -1900 / 2048, 500 / 2048, 555 / 2048)
-"""Android 10's Roboto (the paint's font, whatever the script): top and bottom from its
-head yMin/yMax (Skia's fTop/fBottom), ascent and descent from its hhea table, in em."""
 
 ELLIPSIS = "\u2026"
 LABEL_CACHE_BYTES = 48 << 20
@@ -195,67 +193,6 @@ def latin_first(chain: tuple[str, ...]) -> tuple[str, ...]:
 def is_rtl(locale: str) -> bool:
     """Whether the locale lays out right-to-left (mirrored screens, right-aligned text)."""
     return locale_info(locale).rtl
-
-
-@dataclass(frozen=True)
-class FontMetricsInt:
-    """Paint.getFontMetricsInt: top and ascent are negative (above the baseline), px."""
-
-    top: int
-    ascent: int
-    descent: int
-    bottom: int
-
-
-@cache
-def paint_metrics(size_px: int) -> FontMetricsInt:
-    """Roboto's metrics at a size, rounded as Android's Paint.getFontMetricsInt rounds them
-    (floor the top, round the ascent and descent, ceil the bottom)."""
-    top, ascent, descent, bottom = (v * size_px for v in ROBOTO_EM)
-    return FontMetricsInt(math.floor(top), math.floor(ascent + 0.5), math.floor(descent + 0.5),
-                          math.ceil(bottom))
-
-
-@cache
-def line_extent(faces: frozenset[str], size_px: int) -> tuple[int, int]:
-    """(ascent, descent) of a line drawn in `faces`: Roboto's, stretched to every fallback
-    face's own extent (StaticLayout with fallbackLineSpacing, Android 9+)."""
-    metrics = paint_metrics(size_px)
-    ascent, descent = metrics.ascent, metrics.descent
-    for key in faces:
-        face = font_face(key)
-        if face.extent_em is not None:
-            em = size_px * face.scale
-            ascent = min(ascent, math.floor(-face.extent_em[0] * em + 0.5))
-            descent = max(descent, math.floor(face.extent_em[1] * em + 0.5))
-    return ascent, descent
-
-
-def stack_lines(extents: list[tuple[int, int]], size_px: int, include_pad: bool = True
-                ) -> tuple[list[int], int]:
-    """Baselines of lines with these (ascent, descent) and the height of the whole text, as
-    StaticLayout.out stacks them with includeFontPadding (TextView's default): the first
-    line reaches up to the font's top, the last down to its bottom, the lines between
-    are ascent + descent apart. Without the padding (includeFontPadding="false") the text
-    spans the first line's ascent to the last line's descent."""
-    metrics = paint_metrics(size_px)
-    baselines = []
-    y = 0
-    last = len(extents) - 1 if include_pad else -1
-    first = 0 if include_pad else -1
-    for i, (ascent, descent) in enumerate(extents):
-        above = metrics.top if i == first else ascent
-        below = metrics.bottom if i == last else descent
-        baselines.append(y - above)
-        y += below - above
-    return baselines, y
-
-
-def line_height(size_px: int, lines: int = 1) -> int:
-    """Height of `lines` lines of Latin text: Roboto with Android's font padding (1.33 em
-    for one line at any size, then 1.17 em for each further line)."""
-    metrics = paint_metrics(size_px)
-    return max(1, stack_lines([(metrics.ascent, metrics.descent)] * max(1, lines), size_px)[1])
 
 
 # --------------------------------------------------------------------------- unicode helpers
