@@ -130,7 +130,7 @@ class SimDevice(Device):
     @property
     def frame(self) -> Frame:
         if self._frame is None:
-            from bmoca.sim.render.text import get_text_renderer
+            from bmoca.sim.render.text import layout_metrics
             from bmoca.sim.ui.sizes import SHARED as SHARED_SIZES
 
             last = self._last_frame if self.reuse_layout else None
@@ -146,14 +146,9 @@ class SimDevice(Device):
                     self._frame = with_bars(self._system, last, width, height, self._bars)
                     self._frame.state = self._mark()
                     return self._frame
-            renderer = get_text_renderer()
-            locale = self._system.locale
-            frame = compose(self._system, width, height,
-                            lambda text, size, weight: renderer.measure(text, size, weight, locale),
-                            self._bars, last,
-                            lambda text, size, weight, max_width, max_lines: len(
-                                renderer.wrap(text, size, weight, locale, max_width, max_lines)),
-                            SHARED_SIZES if self.reuse_layout else None,
+            measure, text_height = layout_metrics(self._system.locale)
+            frame = compose(self._system, width, height, measure, self._bars, last,
+                            text_height, SHARED_SIZES if self.reuse_layout else None,
                             self._recent if self.reuse_layout else None)
             self._touches += 1  # building a screen may set up an app's data
             frame.state = self._mark()

@@ -250,8 +250,9 @@ class LauncherActivity(Activity):
         date_view = text(date, id=_id("date"), text_size=22, text_color=WHITE, font_weight=400,
                          gravity="center_vertical", elevation=1)
         # one line (date, then the weather) where it fits, else the weather under the date,
-        # or no weather where even that would not fit the cell (line boxes are 1.17 em)
-        two_lines_dp = (22 + 16) * 1.17 * ctx.system.font_scale + 2
+        # or no weather where even that would not fit the cell (a one-line TextView is
+        # 1.33 em tall: Roboto's top to bottom, with its font padding)
+        two_lines_dp = (22 + 16) * (2163 + 555) / 2048 * ctx.system.font_scale + 2
         if one_line:
             line = row(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center")
         elif cell_h >= two_lines_dp:
