@@ -170,6 +170,20 @@ KNOWN_DIFFERENCES = (
      "buttons before the overflow menu (details: name, pixel size, file size; the stack: "
      "Undo and Revert, enabled once there is an edit); menus are white popups with an 8 dp "
      "shadow (#424242 in the dark theme). The stack has no 'View edits' page."),
+    ("Keyboard: suggestion strip", "resolved", "Gboard's 44 dp strip above the keys: its "
+     "tools (features menu, clipboard, settings, voice typing) with no word under way; "
+     "while a word is typed, three candidates (the typed word, quoted when unknown; the best "
+     "completion in bold; the next), from a fixed English word list ranked by frequency, so "
+     "the same on every run (Gboard's own model and personal history are not modelled); "
+     "other languages show the typed word alone. A tapped candidate replaces the word, "
+     "with a space."),
+    ("Keyboard and scripts: drawer order", "resolved", "the app drawer sorts Chinese by "
+     "pinyin and Japanese kanji in JIS X 0208 order (by reading), as ICU's collators do "
+     "(GB2312 and EUC-JP codes give those orders for the common characters); Korean hanja "
+     "keep code point order."),
+    ("Keyboard and scripts: Urdu in Nastaliq", "stays", "Android 10 draws Urdu in Noto "
+     "Nastaliq Urdu; no package on PyPI ships that font (the core's fonts all come from "
+     "PyPI), so Urdu is drawn in Noto Sans Arabic's Naskh."),
     ("Recents: task snapshots", "resolved", "each Overview card shows its task's screen as "
      "it was left (its top activity and dialog, drawn from the task's state and scaled to "
      "the card, as Android 10's TaskSnapshot is), not a blank card "
