@@ -184,6 +184,14 @@ KNOWN_DIFFERENCES = (
     ("Keyboard and scripts: Urdu in Nastaliq", "stays", "Android 10 draws Urdu in Noto "
      "Nastaliq Urdu; no package on PyPI ships that font (the core's fonts all come from "
      "PyPI), so Urdu is drawn in Noto Sans Arabic's Naskh."),
+    ("Icons: Clock and Maps", "resolved", "the dock has no labels, so the icons carry the "
+     "app: Clock is the 2019 icon (a blue face on white with two white hands) and Maps the "
+     "2015-2020 folded map (green with a white G, the yellow road, blue, grey and the red "
+     "pin), as the reference's drawer shows them."),
+    ("Wallpapers: photographs", "stays", "the configurations' wallpapers are photographs "
+     "shipped with B-MoCA's image that cannot be redistributed here; each is drawn "
+     "procedurally (bmoca/assets/wallpapers.py) to the reference's composition and colours, "
+     "with noise-based texture, not as the photo itself."),
     ("Recents: task snapshots", "resolved", "each Overview card shows its task's screen as "
      "it was left (its top activity and dialog, drawn from the task's state and scaled to "
      "the card, as Android 10's TaskSnapshot is), not a blank card "
