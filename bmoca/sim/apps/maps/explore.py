@@ -154,7 +154,7 @@ def bottom_nav(ctx: Context) -> View:
         return column(icon(glyph, 24, icon_color=color, icon_filled=on, cls="",
                            gravity="center_horizontal", margin=(0, 6, 0, 0)),
                       text(label, text_size=12, text_color=color, align="center",
-                           gravity="center_horizontal", cls=""),
+                           gravity="center_horizontal", id=mid("tab_label")),
                       cls="android.widget.Button", id=mid(name), desc=label, width=0,
                       weight=1, height=56, selected=on, clickable=on)
 
