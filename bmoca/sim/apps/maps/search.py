@@ -18,7 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bmoca.sim.apps.base import Context
-from bmoca.sim.apps.maps.explore import BLUE, PANEL_DP, mid, palette
+from bmoca.sim.apps.contacts.ui import icon_button
+from bmoca.sim.apps.longpress import focus_field
+from bmoca.sim.apps.maps.explore import BLUE, mid, palette
 from bmoca.sim.apps.maps.mapdraw import ZOOM
 from bmoca.sim.apps.maps.world import CATEGORIES, PLACES, Place, category
 from bmoca.sim.ui.view import MATCH, View, column, frame, icon, row, scroller, text
@@ -81,9 +83,6 @@ def search_field(ctx: Context, query: str, focused: bool, on_back: Callable[[], 
                  on_text: Callable[[str], None], on_submit: Callable[[], None],
                  on_tap: Callable[[], None] | None) -> View:
     """The page's bar: ←, the field, the microphone."""
-    from bmoca.sim.apps.contacts.ui import icon_button
-    from bmoca.sim.apps.longpress import focus_field
-
     surface, fg, dim, line = palette(ctx)
     field = View(cls="android.widget.EditText", id=mid("search_omnibox_edit_text"),
                  text=query, hint=ctx.t("maps.search_here"), text_size=16, text_color=fg,
