@@ -22,6 +22,7 @@ from PIL import Image
 
 from bmoca.sim.apps.base import Context
 from bmoca.sim.apps.maps.world import AREA, CATEGORIES
+from bmoca.sim.render.icons import icon_mask
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, text
 
 PACKAGE = "com.google.android.apps.maps"
@@ -54,8 +55,6 @@ LOGO_COLORS = ((234, 67, 53), (66, 133, 244), (251, 188, 4), (52, 168, 83))
 def _logo(size: int) -> Image.Image:
     """The four-colour Maps pin: a filled pin glyph tinted by quadrant (8 entries of at
     most 100 x 100 RGBA: 320 kB)."""
-    from bmoca.sim.render.icons import icon_mask
-
     mask = icon_mask("location_on", size, True)
     out = Image.new("RGBA", mask.size, (0, 0, 0, 0))
     w, h = mask.size
@@ -78,7 +77,7 @@ def draw_logo(canvas, view: View) -> None:
 
 def search_bar(ctx: Context, on_open: Callable[[], None]) -> View:
     """The floating "Search here" card."""
-    surface, fg, dim, _ = palette(ctx)
+    surface, _, dim, _ = palette(ctx)
     t = ctx.t
     return row(View(cls="", width=24, height=24, draw=draw_logo, margin=(12, 0, 12, 0),
                     gravity="center_vertical"),
