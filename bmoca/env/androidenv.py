@@ -65,12 +65,13 @@ from google.protobuf import text_format
 from bmoca import configs, tasks
 from bmoca.device import DeviceConfig
 from bmoca.device.contract import DeviceError, InvalidInput, Key
+from bmoca.env import actions as act
 from bmoca.env.androidenv_adb import Phone, PhoneAdbController, PhoneLogStream
 from bmoca.env.devices import DevicePool, resolve_config
 from bmoca.formats import package_files
 
 __all__ = ["BmocaSimulator", "BmocaSimulatorConfig", "XKB_KEYS", "load", "load_task",
-           "reference_config", "task_path"]
+           "reference_config", "task_path", "touch_actions"]
 
 DEFAULT_SNAPSHOT = "default_snapshot"
 """The name the emulator simulator saves and loads when a request names none."""
@@ -278,6 +279,46 @@ class BmocaSimulator(base_simulator.BaseSimulator):
             self.phone.device.perturb(self._steps)
 
 
+# -- agents' commands as AndroidEnv actions ------------------------------------------------
+
+
+TOUCH, LIFT = 0, 1
+"""AndroidEnv's `ActionType.TOUCH` and `ActionType.LIFT`."""
+
+
+def touch_actions(command: act.Command, screen: act.Screen,
+                  step_ms: int = 20) -> list[dict[str, np.ndarray]]:
+    """The AndroidEnv actions (one finger) that play a bmoca command (`bmoca.env.actions`)
+    on `screen` (its size, and `rtl` for the mirrored navigation bar), for a simulator
+    whose steps last `step_ms` (`BmocaSimulatorConfig.touch_step_ms`): a tap is a touch
+    and a lift; a swipe, as the reference's agents swipe, a touch where it starts, a touch
+    where it ends and a lift (so it lasts two steps); a long press keeps the finger down
+    for its duration, then lifts; a navigation key is a tap on its navigation-bar button,
+    as the reference's agents press it; `Wait` is one lift with no finger down (nothing
+    happens). Typing, `open_app`, answers and statuses have no touch form: ValueError."""
+    width, height = screen.width, screen.height
+
+    def at(x: float, y: float, kind: int = TOUCH) -> dict[str, np.ndarray]:
+        return {"action_type": np.array(kind, dtype=np.int32),
+                "touch_position": np.array([(x + 0.5) / width, (y + 0.5) / height],
+                                           dtype=np.float32)}
+
+    if isinstance(command, act.PressKey) and command.key in ("HOME", "BACK", "APP_SWITCH"):
+        button = "OVERVIEW" if command.key == "APP_SWITCH" else command.key
+        command = act.nav_tap(button, screen)
+    if isinstance(command, act.Tap):
+        return [at(command.x, command.y), at(command.x, command.y, LIFT)]
+    if isinstance(command, act.Swipe):
+        return [at(command.x1, command.y1), at(command.x2, command.y2),
+                at(command.x2, command.y2, LIFT)]
+    if isinstance(command, act.LongPress):
+        n = max(1, -(-command.duration_ms // step_ms))
+        return [at(command.x, command.y)] * n + [at(command.x, command.y, LIFT)]
+    if isinstance(command, act.Wait):
+        return [at(0, 0, LIFT)]
+    raise ValueError(f"{type(command).__name__} has no touch form in AndroidEnv")
+
+
 # -- building an AndroidEnv -------------------------------------------------------------------
 
 
@@ -304,7 +345,7 @@ def load_task(path: str | Path) -> task_pb2.Task:
 
 
 def reference_config(task_path: str | Path, configuration: str = "test_env_100",
-                     task: str = "") -> config_classes.AndroidEnvConfig:
+                     task: str = "", touch_step_ms: int = 20) -> config_classes.AndroidEnvConfig:
     """AndroidEnv's config for a task textproto on the simulated phone, with the device
     settings B-MoCA's reference uses (bars shown, no touch overlays)."""
     return config_classes.AndroidEnvConfig(
@@ -313,7 +354,8 @@ def reference_config(task_path: str | Path, configuration: str = "test_env_100",
             device_settings=config_classes.DeviceSettingsConfig(
                 show_touches=False, show_pointer_location=False, show_status_bar=True,
                 show_navigation_bar=True)),
-        simulator=BmocaSimulatorConfig(configuration=configuration, task=task))
+        simulator=BmocaSimulatorConfig(configuration=configuration, task=task,
+                                       touch_step_ms=touch_step_ms))
 
 
 def load(config: config_classes.AndroidEnvConfig) -> environment.AndroidEnv:
