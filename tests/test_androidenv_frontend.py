@@ -285,3 +285,15 @@ log_parsing_config: { filters: ["ActivityTaskManager:I"] }
                 args=["shell", "ls", "/no/such/dir"])))
     finally:
         env.close()
+
+
+def test_a_perturbation_shows_after_the_gesture_it_follows():
+    env = _env("settings/turn_on_wifi", "test_env_100+perturbation=incoming_call@1")
+    try:
+        env.reset()
+        _step(env, ActionType.TOUCH, 0.5, 0.5)
+        assert "Incoming" not in _dump(env)  # a finger down is no step yet
+        _step(env, ActionType.LIFT)
+        assert "Incoming" in _dump(env)  # the call rings after the first gesture
+    finally:
+        env.close()

@@ -51,18 +51,15 @@ from pathlib import Path
 import numpy as np
 from absl import logging
 from android_env import environment
-from android_env.components import (
-    config_classes,
-    coordinator as coordinator_lib,
-    device_settings as device_settings_lib,
-    errors,
-    task_manager as task_manager_lib,
-)
+from android_env.components import config_classes, errors
+from android_env.components import coordinator as coordinator_lib
+from android_env.components import device_settings as device_settings_lib
+from android_env.components import task_manager as task_manager_lib
 from android_env.components.simulators import base_simulator
 from android_env.proto import state_pb2, task_pb2
 from google.protobuf import text_format
 
-from bmoca import configs, tasks
+from bmoca import tasks
 from bmoca.device import DeviceConfig
 from bmoca.device.contract import DeviceError, InvalidInput, Key
 from bmoca.env import actions as act
@@ -114,7 +111,8 @@ class BmocaSimulator(base_simulator.BaseSimulator):
         """Finger -> the points it went down at since it last lifted."""
         self._keys_down: set[int] = set()
         self._steps = 0
-        """Inputs since the last start, for a perturbation schedule's step numbers."""
+        """Gestures and keys played since the last start: a perturbation schedule's steps
+        (KIND@STEP shows after the agent's STEP-th gesture, as after bmoca's STEP-th action)."""
 
     # -- what AndroidEnv asks of a simulator ------------------------------------------
     def adb_device_name(self) -> str:
@@ -136,17 +134,13 @@ class BmocaSimulator(base_simulator.BaseSimulator):
 
     def send_touch(self, touches: list[tuple[int, int, bool, int]]) -> None:
         phone = self.phone
-        acted = False
         with phone.lock:
             for x, y, is_down, finger in touches:
                 if is_down:
                     self._fingers.setdefault(int(finger), []).append((int(x), int(y)))
-                    acted = True
                 elif self._fingers.get(int(finger)):
                     self._play(self._fingers.pop(int(finger)))
-                    acted = True
-            if acted:
-                self._stepped()
+                    self._stepped()
         phone.settle()
 
     def send_key(self, keycode: np.int32, event_type: str) -> None:
@@ -165,7 +159,7 @@ class BmocaSimulator(base_simulator.BaseSimulator):
                     logging.warning("bmoca simulator: key code %d has no Android key", code)
                 else:
                     self._input(lambda: phone.device.press(key))
-            self._stepped()
+                    self._stepped()
         phone.settle()
 
     def _get_screenshot_impl(self) -> np.ndarray:
@@ -181,8 +175,11 @@ class BmocaSimulator(base_simulator.BaseSimulator):
         task = args.get("task", "")
         seed = int(args.get("seed", self._config.seed))
         try:
-            if name in configs.ids("all") or "+" in name:
-                config = resolve_config(name)
+            try:
+                config: DeviceConfig | None = resolve_config(name)
+            except KeyError:
+                config = None  # not a configuration: a snapshot saved by name
+            if config is not None:
                 if self._phone is not None and config.id != self._device_config.id:
                     size = self.phone.device.screen_size()
                     other = self._pool.get(config).screen_size()
@@ -273,7 +270,8 @@ class BmocaSimulator(base_simulator.BaseSimulator):
             raise errors.SendActionError(str(exc)) from exc
 
     def _stepped(self) -> None:
-        """Count an input as a step of the episode: the perturbations due then appear."""
+        """Count a played gesture or key as a step of the episode: the perturbations due
+        then appear."""
         self._steps += 1
         if self._device_config.perturbation != "none":
             self.phone.device.perturb(self._steps)
