@@ -36,7 +36,7 @@ STEP_MS = 150
 SETTINGS = [t.id for t in tasks.list(app="Settings")]
 DIVERGES = {
     "settings/toggle_dark_theme_in_setting": {
-        c for c in configs.ids("test") if configs.get(c).dark_theme},
+        c for c in configs.ids("all") if configs.get(c).dark_theme},
 }
 """Where the reference's criterion and bmoca's differ by design (settings.yaml `reference`):
 switching dark theme off logs secure/ui_night_mode, which the reference's regex for

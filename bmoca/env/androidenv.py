@@ -175,10 +175,11 @@ class BmocaSimulator(base_simulator.BaseSimulator):
         task = args.get("task", "")
         seed = int(args.get("seed", self._config.seed))
         try:
+            unknown = ""
             try:
                 config: DeviceConfig | None = resolve_config(name)
-            except KeyError:
-                config = None  # not a configuration: a snapshot saved by name
+            except KeyError as exc:
+                config, unknown = None, str(exc)  # not a configuration: a saved snapshot?
             if config is not None:
                 if self._phone is not None and config.id != self._device_config.id:
                     size = self.phone.device.screen_size()
@@ -193,7 +194,9 @@ class BmocaSimulator(base_simulator.BaseSimulator):
                 phone = self.phone
                 with phone.lock:
                     if name not in phone.device.snapshots():
-                        return state_pb2.LoadStateResponse(status=status.NOT_FOUND)
+                        return state_pb2.LoadStateResponse(
+                            status=status.NOT_FOUND,
+                            error_message=f"no snapshot named {name!r} and {unknown}")
                     phone.device.snapshot_load(name)
                     self._reset_inputs()
                     if task:
