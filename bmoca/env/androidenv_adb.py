@@ -71,11 +71,11 @@ class PhoneAdbController(adb_controller.AdbController):
     """`adb -s SERIAL ...` against the simulated phone, without a subprocess."""
 
     def __init__(self, phone: Phone, config: config_classes.AdbControllerConfig | None = None):
-        # use_adb_server_port_from_os_env keeps the stock constructor off os.environ (it
-        # deletes ANDROID_HOME and ANDROID_ADB_SERVER_PORT otherwise): no adb server is used.
-        config = config or config_classes.AdbControllerConfig(
+        # The stock constructor is not run: it deletes ANDROID_HOME and ANDROID_ADB_SERVER_PORT
+        # from os.environ and logs the whole environment, for an adb process not used here.
+        self._config = config or config_classes.AdbControllerConfig(
             adb_path="adb", device_name=phone.device.serial, use_adb_server_port_from_os_env=True)
-        super().__init__(config)
+        self._os_env_vars: dict[str, str] = {}
         self._phone = phone
 
     def init_server(self, timeout: float | None = None) -> None:
