@@ -18,6 +18,7 @@ from android_env import environment
 from android_env.components import config_classes, errors
 from android_env.components.action_type import ActionType
 from android_env.proto import adb_pb2, state_pb2
+from android_env.wrappers import tap_action_wrapper
 from conftest import run_expert
 
 import bmoca
@@ -168,8 +169,7 @@ def test_taps_swipes_and_long_presses_are_touches_held_over_steps():
         timestep = env.reset()
         assert timestep.observation["pixels"].shape == (2160, 1080, 3)
         assert list(timestep.observation["orientation"]) == [1, 0, 0, 0]
-        icon = experts.base.Screen(_dump(env)).nodes
-        settings = next(n for n in icon if n.desc == "Settings" or n.text == "Settings")
+        settings = next(n for n in experts.base.Screen(_dump(env)).nodes if n.desc == "Settings")
         x, y = settings.center[0] / 1080, settings.center[1] / 2160
         for _ in range(4):  # held 600 ms: a long press shows the icon's shortcuts
             assert _step(env, ActionType.TOUCH, x, y).reward == 0
@@ -182,6 +182,22 @@ def test_taps_swipes_and_long_presses_are_touches_held_over_steps():
         timestep = _step(env, ActionType.LIFT, 0.0, 0.0)  # the lift's own position is ignored
         assert timestep.reward == 1.0  # "Start proc ... com.android.settings.Settings"
         assert _activity(env) == "com.android.settings/com.android.settings.Settings"
+    finally:
+        env.close()
+
+
+def test_androidenvs_tap_wrapper_taps_at_an_emulators_step_length():
+    env = androidenv.load(androidenv.reference_config(
+        androidenv.task_path("settings/open_the_setting_app")))  # 20 ms steps
+    try:
+        env.reset()
+        icon = next(n for n in experts.base.Screen(_dump(env)).nodes if n.desc == "Settings")
+        tapper = tap_action_wrapper.TapActionWrapper(env, num_steps=5)  # held 5 steps: 100 ms
+        timestep = tapper.step({"action_type": np.array(ActionType.TOUCH),
+                                "touch_position": np.array([icon.center[0] / 1080,
+                                                            icon.center[1] / 2160], np.float32)})
+        assert timestep.reward == 1.0
+        assert "com.android.settings" in _activity(env)
     finally:
         env.close()
 
