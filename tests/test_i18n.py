@@ -61,3 +61,11 @@ def test_settings_renders_in_complex_scripts(locale):
     assert nodes(device.dump_hierarchy(), text=title)
     image = device.screenshot()
     assert image.shape == (2160, 1080, 3) and image[200:600].std() > 5
+
+
+def test_only_walmart_ships_some_languages_and_it_is_english_elsewhere():
+    from bmoca.sim.i18n import languages_of_app_strings
+
+    assert languages_of_app_strings() == {"walmart": ("en-US", "es-US")}
+    assert strings("de-DE").get("wm.nav.shop") == "Shop"
+    assert strings("es-US").get("wm.nav.shop") == "Comprar"

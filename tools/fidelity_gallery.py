@@ -55,6 +55,21 @@ CLI = {
 
 EXTRA = (("train_env_014", "home", "Canyon wallpaper (dark, en-US): no seams"),)
 
+BEFORE_AFTER = (
+    ("youtube", "YouTube's home: the logo, cast / notifications / search / account, 16:9 "
+     "thumbnails with the duration, channel avatars, views and age, the five pivot tabs; "
+     "a grid of cards on the tablet"),
+    ("youtube_search", "YouTube's search, 'guitar' typed: a page of suggestions (↖ puts "
+     "one in the field) instead of the filtered feed"),
+    ("photos_days", "Photos with camera shots of three days: date headers over square "
+     "thumbnails, three a row on a phone, six on the tablet; the Google Photos logo bar"),
+    ("photos_library", "Photos' Library: Favorites, Utilities, Archive, Trash; Photos on "
+     "device with each folder's newest picture; Albums (New album: no account, no albums)"),
+)
+"""Issue 32's YouTube and Photos screens (`bmoca.sim.screens`), beside how they looked
+before: `fidelity/before/`, drawn by the simulator at commit 35375c2 and kept as files."""
+BEFORE_CONFIGS = ("train_env_000", "test_env_109")
+
 PERTURBATION_CONFIGS = ("train_env_000", "test_env_108", "test_env_109")
 """Where the perturbations are pictured: a light en-US phone, Urdu at 700 dpi in dark
 theme (right to left), the Arabic tablet."""
@@ -113,11 +128,44 @@ KNOWN_DIFFERENCES = (
      "text with the renderer's own line breaking. The layout checks prove no text is cut "
      "off on any screen of the sweep."),
     ("Settings: Battery page", "resolved", "header (level, 'Charging', battery graphic), the "
-     "'Apps are running normally' card and the footer note. Smaller differences stay: the "
-     "reference's 'Battery Manager' row is our 'Adaptive Battery' (same summary), its last "
-     "two rows show their values at the end and a divider above them where ours show them "
-     "as summaries, and its battery-percentage switch is off (ours starts on; tasks rely "
-     "on that state)."),
+     "'Apps are running normally' card and the footer note. The level reads '100 %' with "
+     "its percent sign at 20 dp on the level's baseline (battery_header_title_alternate); "
+     "the graphic is BatteryMeterView's 66 x 100 dp, full, the charging bolt cut out; the "
+     "row is 'Battery Manager' (Android 10's name, in all 15 languages); 'Last full charge' "
+     "and 'Screen usage since full charge' show their values at the end, with dividers "
+     "above them and above the footer (tests/test_settings_fidelity.py). Its overflow menu "
+     "(Battery usage, Help & feedback) is not drawn: the pages it opens are not simulated. "
+     "The battery-percentage switch stays on (tasks rely on that state)."),
+    ("Settings: search bar and icon colours", "resolved", "stock Android 10's search bar has "
+     "no account avatar; the homepage's icon circles take the colours measured on the "
+     "reference screenshots, corrected for their downscaling (Network #4C9AF9, Connected "
+     "devices #87C036, Apps #F48E42, Battery #4A8D87, Display #FCB040, Sound #51B9B8, "
+     "Storage #AF64CB, Privacy #435C96); rows the reference does not show keep Material's "
+     "tones."),
+    ("Settings: Storage page", "resolved", "StorageSummaryDonutPreference's header (2.48 GB, "
+     "'Used of 8.00 GB', a donut of the 31 % used) and a usage bar under each category, its "
+     "length the category's share of 8 GB."),
+    ("Walmart: languages and product pictures", "resolved", "the 2021 app ships English and "
+     "Spanish resources only, so on a phone in any other language its labels are English "
+     "(the layout still mirrors in Arabic and Urdu, as apps that support RTL do); es-US "
+     "shows Spanish (bmoca.sim.i18n: an app's string folder without a locale's file is a "
+     "language it does not ship). Product tiles show a picture of the product on white "
+     "(drawn: bananas, apples, carrots, eggs, milk, a bag, a Great Value box)."),
+    ("Wikipedia: Explore feed", "resolved", "the toolbar shows the WIKIPEDIA wordmark (an "
+     "ImageView: small capitals in Noto Serif, standing in for the logo's Linux Libertine); "
+     "a 'Search Wikipedia' bar with its microphone leads the feed and opens Search; the "
+     "featured article, picture of the day and news cards lead with a full-width picture, "
+     "the others show a thumbnail beside their article (the pictures are drawn: Earth, the "
+     "Colosseum, the Android 10 logo, the puzzle globe)."),
+    ("Wikipedia: articles in right-to-left locales", "resolved", "an article is a web page "
+     "with dir=\"ltr\": its English text is left-aligned in an Arabic or Urdu UI. At the "
+     "root: gravity start/end is relative to the paragraph's direction "
+     "(Layout.Alignment.ALIGN_NORMAL), so any view with an explicit textDirection aligns by "
+     "it."),
+    ("Recents: task snapshots", "resolved", "each Overview card shows its task's screen as "
+     "it was left (its top activity and dialog, drawn from the task's state and scaled to "
+     "the card, as Android 10's TaskSnapshot is), not a blank card "
+     "(tests/test_overview_snapshots.py)."),
     ("700 dpi ur-PK collisions", "resolved",
      'launcher icons shrink to fit their cells, labels keep a 4 dp gap and ellipsize, '
      "dialogs and popup menus are clamped to the screen (Chrome's menu narrows the gaps of"
@@ -136,8 +184,10 @@ KNOWN_DIFFERENCES = (
      "screen_margin_sides (40 dp a side) with the 64 dp search bar; the Calculator shows "
      "the numeric pad, the operators and the whole advanced panel side by side (same ids, "
      "no drawer handle); the launcher takes Launcher3's closest tablet profile (Nexus 10: 6 "
-     "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer). Android 10's Settings "
-     "stays single-pane (no two-pane split before Android 12L), as here."),
+     "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer); YouTube's Home is a grid "
+     "of 16:9 cards about 360 dp wide (three across the landscape tablet) and Photos' grid "
+     "has a column per about 190 dp (six). Android 10's Settings stays single-pane (no "
+     "two-pane split before Android 12L), as here."),
     ("Drawer: status-bar icons in light theme", "resolved", "dark icons over the light "
      "drawer."),
     ("Contacts: status bar colour", "resolved", "AOSP's primary_color_dark (dark blue) over "
@@ -247,6 +297,7 @@ def build(out_md: Path) -> tuple[int, int]:
         lines += [f"{about} ({config_id}, {screen}; layout checks: "
                   f"{'clean' if not issues else len(issues)}):", "",
                   f"![{screen}](fidelity/{name})", ""]
+    lines += _before_after(img_dir)
     lines += _perturbations(img_dir)
     lines += ["## Known differences", "",
               "Every point of issue 17, and whether it is resolved or stays (and why).", "",
@@ -255,6 +306,28 @@ def build(out_md: Path) -> tuple[int, int]:
     lines.append("")
     out_md.write_text("\n".join(lines), encoding="utf-8")
     return images, issues_total
+
+
+def _before_after(img_dir: Path) -> list[str]:
+    """Issue 32's YouTube and Photos screens: the kept 'before' picture, the new one."""
+    lines = ["## YouTube and Photos, before and after (issue 32)", "",
+             "Each screen in a light en-US phone and on the Arabic tablet: before (the "
+             "simulator at commit 35375c2, `fidelity/before/`) and now. The 2020 redesign "
+             "of Photos has three bottom tabs (Photos, Search, Library; Sharing moved to "
+             "the top bar); YouTube's Explore, create, Subscriptions and Library tabs are "
+             "drawn but not simulated.", "",
+             "| screen | config | before | after |", "|---|---|---|---|"]
+    for screen, about in BEFORE_AFTER:
+        for config_id in BEFORE_CONFIGS:
+            shot, issues = _shot(config_id, screen)
+            name = f"{config_id}_{screen}.png"
+            _save(shot, img_dir / name, TABLET_WIDTH if config_id == "test_env_109"
+                  else PHONE_WIDTH)
+            verdict = "clean" if not issues else "<br>".join(str(i) for i in issues)
+            lines.append(f"| **{screen}**<br>{about}<br>layout checks: {verdict} | "
+                         f"{config_id} | ![before](fidelity/before/{name}) | "
+                         f"![{screen}](fidelity/{name}) |")
+    return lines + [""]
 
 
 def _perturbations(img_dir: Path) -> list[str]:

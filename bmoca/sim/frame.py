@@ -135,15 +135,8 @@ def _app_windows(system: SystemServer, record: ActivityRecord, layout: Layout, w
 
     ctx = Context(system, record.package, record)
     activity = record.activity
-    content = activity.build(ctx)
+    root = decorated(record, activity.build(ctx), layout, sb, nb)
     app_box = (0, 0, width, height) if activity.fullscreen else (0, sb, width, height - nb)
-    if activity.fullscreen:
-        root = frame(content, width=MATCH, height=MATCH)
-    else:
-        decor_content = frame(content, id="android:id/content", width=MATCH, height=MATCH)
-        root = frame(frame(decor_content, cls="android.widget.LinearLayout",
-                           width=MATCH, height=MATCH, padding=_px_to_dp(layout, 0, sb, 0, nb)),
-                     width=MATCH, height=MATCH)
     windows = [place("app", root, (0, 0, width, height), record.scroll, record.focus,
                      package=record.package, record=record)]
 
@@ -172,6 +165,16 @@ def _app_windows(system: SystemServer, record: ActivityRecord, layout: Layout, w
         windows.append(place("ime", kb_root, kb_box, ScrollState(), None, package=IME_PACKAGE,
                              scroll=None, announced=forced))
     return windows, focused
+
+
+def decorated(record: ActivityRecord, content: View, layout: Layout, sb: int, nb: int) -> View:
+    """An activity's content in its window's decor: full screen, or inset by the bars."""
+    if record.activity.fullscreen:
+        return frame(content, width=MATCH, height=MATCH)
+    decor_content = frame(content, id="android:id/content", width=MATCH, height=MATCH)
+    return frame(frame(decor_content, cls="android.widget.LinearLayout",
+                       width=MATCH, height=MATCH, padding=_px_to_dp(layout, 0, sb, 0, nb)),
+                 width=MATCH, height=MATCH)
 
 
 def with_bars(system: SystemServer, frame_: Frame, width: int, height: int,

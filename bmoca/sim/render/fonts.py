@@ -106,3 +106,8 @@ def _read_cmap(face: FontFace) -> dict[int, str]:
 
     with TTFont(face.path, fontNumber=face.index, lazy=True) as tt:
         return tt.getBestCmap()
+
+
+def family_file(family: str) -> str:
+    """The regular file of an installed font family (apps' own faces: Wikipedia's serif)."""
+    return _family_file(family)

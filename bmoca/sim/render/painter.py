@@ -192,9 +192,13 @@ def place_text(view: View, shown: str, color, scale: float, font_scale: float, l
     sprite = renderer.label(shown, size, color, view.font_weight, locale,
                             max_width=box_w, max_lines=view.max_lines, align=view.align,
                             direction=view.text_direction or _phone_ltr(view))
+    # Gravity start/end is Layout.Alignment.ALIGN_NORMAL/OPPOSITE: relative to the
+    # paragraph's direction, so a view whose textDirection is set (an English article, a
+    # phone number) aligns by it whatever the UI's direction
+    para_rtl = rtl if view.text_direction is None else view.text_direction == "rtl"
     if view.align == "center":
         x = left + pl + (box_w - sprite.width) // 2
-    elif (view.align == "end") != rtl:
+    elif (view.align == "end") != para_rtl:
         x = right - pr - sprite.width
     else:
         x = left + pl

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from PIL import Image, ImageDraw
+
 from bmoca.formats import apps as app_table
 from bmoca.formats import launcher_db
 from bmoca.formats.locales import collation_key, native_digits
@@ -415,7 +417,7 @@ class LauncherActivity(Activity):
                          margin=(0, -24, 0, 0), clickable=True, long_clickable=True)
         card = frame(
             View(cls="android.view.View", id=_id("snapshot"), width=MATCH, height=MATCH,
-                 bg=ctx.theme.background, corner=8, image=f"task:{package}"),
+                 bg=ctx.theme.background, corner=8, draw=_snapshot_painter(system, task_id)),
             icon_view,
             cls="android.widget.FrameLayout", desc=name, width=w, height=h, clickable=True,
             focusable=True, long_clickable=True, gravity="center_vertical",
@@ -437,6 +439,25 @@ class LauncherActivity(Activity):
 
         card.on_swipe = dismiss
         return card
+
+
+def _snapshot_painter(system: SystemServer, task_id: int):
+    """A card's painter of its task's snapshot (`bmoca.sim.task_snapshot`): it reads the
+    task's state, which the card's signature does not hold, so its screen is reused only
+    while the state stands still."""
+
+    def draw_snapshot(canvas, view: View) -> None:
+        from bmoca.sim.task_snapshot import task_image
+
+        left, top, right, bottom = view.bounds
+        image = task_image(system, task_id, (right - left, bottom - top))
+        if image is not None:
+            mask = Image.new("L", image.size, 0)
+            ImageDraw.Draw(mask).rounded_rectangle((0, 0, image.width - 1, image.height - 1),
+                                                   canvas.px(8), fill=255)
+            canvas.paste(Image.merge("RGBA", (*image.split(), mask)), left, top, view.clip)
+
+    return draw_snapshot
 
 
 def _held() -> None:
