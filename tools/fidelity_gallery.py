@@ -149,8 +149,10 @@ KNOWN_DIFFERENCES = (
      "row is 'Battery Manager' (Android 10's name, in all 15 languages); 'Last full charge' "
      "and 'Screen usage since full charge' show their values at the end, with dividers "
      "above them and above the footer (tests/test_settings_fidelity.py). Its overflow menu "
-     "(Battery usage, Help & feedback) is not drawn: the pages it opens are not simulated. "
-     "The battery-percentage switch stays on (tasks rely on that state)."),
+     "opens Battery usage (PowerUsageAdvanced: the level, 'Charging' and the chart since "
+     "the last full charge; no app has drained the battery while charging, so no app list); "
+     "the emulator's image has no Help & feedback item. The battery-percentage switch stays "
+     "on (tasks rely on that state)."),
     ("Settings: search bar and icon colours", "resolved", "stock Android 10's search bar has "
      "no account avatar; the homepage's icon circles take the colours measured on the "
      "reference screenshots, corrected for their downscaling (Network #4C9AF9, Connected "
