@@ -182,7 +182,7 @@ def test_play_by_clicks_to_success_record_and_find_it_in_the_demonstrations(serv
         # the last action as the benchmark's action space has it
         expect(page.locator("#last-action")).to_contain_text('"action_type":"click"')
         expect(page.locator("#discrete-index")).to_have_text(re.compile(r"^\d+$"))
-        page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.385)
+        page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.404)  # over "Airplane mode"
         expect(page.locator("#inspector")).to_contain_text("android:id/title")
         if recording == 0:
             shot(page, "play")

@@ -184,9 +184,11 @@ KNOWN_DIFFERENCES = (
     ("Wikipedia: Explore feed", "resolved", "the toolbar shows the WIKIPEDIA wordmark (an "
      "ImageView: small capitals in Noto Serif, standing in for the logo's Linux Libertine); "
      "a 'Search Wikipedia' bar with its microphone leads the feed and opens Search; the "
-     "featured article, picture of the day and news cards lead with a full-width picture, "
-     "the others show a thumbnail beside their article (the pictures are drawn: Earth, the "
-     "Colosseum, the Android 10 logo, the puzzle globe)."),
+     "each card's article shows its picture as a thumbnail (drawn: Earth, the Colosseum, "
+     "the Android 10 logo, the puzzle globe). The real Featured article and Picture of the "
+     "day cards lead with a full-width picture instead: cards that tall let one flung "
+     "scroll carry every title shown off the screen, which the experts' row counting "
+     "cannot follow, so they keep the thumbnail."),
     ("Wikipedia: articles in right-to-left locales", "resolved", "an article is a web page "
      "with dir=\"ltr\": its English text is left-aligned in an Arabic or Urdu UI. At the "
      "root: gravity start/end is relative to the paragraph's direction "
