@@ -42,7 +42,7 @@ def test_homepage_icon_circles_have_the_reference_colours(title, reference):
     while row.get("clickable") != "true":
         row = row.getparent()
     circle = row.find(".//*[@resource-id='android:id/icon']")
-    assert max(abs(a - b) for a, b in zip(_pixel(device, circle), reference)) <= 12
+    assert max(abs(a - b) for a, b in zip(_pixel(device, circle), reference, strict=True)) <= 12
 
 
 def test_storage_shows_the_used_size_the_donut_and_a_bar_per_category():
