@@ -130,6 +130,47 @@ def test_clock_tab_on_the_landscape_tablet_puts_the_clock_beside_the_cities():
     assert clock[0] <= digital[0] and digital[2] <= clock[2]
 
 
+# -- Files ----------------------------------------------------------------------------
+
+def test_files_rows_on_the_large_landscape_tablet_are_one_line_of_columns():
+    """DocumentsUI's layout-sw720dp-land/item_doc_list.xml (the tablet's smallest width is
+    800 dp): name, summary, size and date side by side, where a phone stacks the size under
+    the name."""
+    ep = Episode(NEUTRAL, config=TABLET)
+    ep.open_app("Files")
+    xml = ep.obs["xml"]
+    row = nodes(xml, resource_id="com.android.documentsui:id/item_root")[0]
+    title = bounds(row.xpath(".//node[@resource-id='android:id/title']")[0])
+    size = bounds(row.xpath(".//node[@resource-id='com.android.documentsui:id/size']")[0])
+    assert size[1] < title[3] and title[1] < size[3]  # one line
+    assert size[2] <= title[0]  # right to left: the size column after (left of) the name
+    phone = Episode(NEUTRAL, config=PHONE)
+    phone.open_app("Files")
+    row = nodes(phone.obs["xml"], resource_id="com.android.documentsui:id/item_root")[0]
+    title = bounds(row.xpath(".//node[@resource-id='android:id/title']")[0])
+    size = bounds(row.xpath(".//node[@resource-id='com.android.documentsui:id/size']")[0])
+    assert size[1] >= title[3]  # under the name
+
+
+# -- Wikipedia ------------------------------------------------------------------------
+
+def test_wikipedias_feed_has_a_column_per_320_dp_on_the_tablet():
+    """FeedView's view_feed_min_column_width (320 dp): three cards across 1200 dp."""
+    ep = Episode(NEUTRAL, config=TABLET)
+    ep.open_app("Wikipedia")
+    headers = [bounds(n) for n in nodes(ep.obs["xml"],
+                                        resource_id="org.wikipedia:id/view_card_header_title")]
+    tops = [top for _l, top, _r, _b in headers]
+    assert tops.count(tops[0]) == 3
+    search = bounds(nodes(ep.obs["xml"], resource_id="org.wikipedia:id/search_container")[0])
+    assert search[2] - search[0] > 1100  # the search bar spans the columns
+    phone = Episode(NEUTRAL, config=PHONE)
+    phone.open_app("Wikipedia")
+    tops = [bounds(n)[1] for n in nodes(phone.obs["xml"],
+                                        resource_id="org.wikipedia:id/view_card_header_title")]
+    assert len(set(tops)) == len(tops)  # one card a row
+
+
 # -- apps whose 2020-21 version has no large-screen layout -----------------------------
 
 @pytest.mark.parametrize(("task", "app", "rid"), [

@@ -70,6 +70,18 @@ BEFORE_AFTER = (
 before: `fidelity/before/`, drawn by the simulator at commit 35375c2 and kept as files."""
 BEFORE_CONFIGS = ("train_env_000", "test_env_109")
 
+TABLET_BEFORE_AFTER = (
+    ("chrome", "Chrome's tablet UI: the tab strip (each tab with its page's icon, title and "
+     "×, then +) over the tablet toolbar (Home, Back, Forward, Reload, the omnibox, ⋮); "
+     "no tab switcher button"),
+    ("gm", "Gmail two-pane: the conversation list at the start, 'No conversations "
+     "selected' (or the opened message) on the end side"),
+    ("deskclock", "Clock's landscape clock_fragment: the clock in the start half, the world "
+     "cities in the end half"),
+)
+"""Issue 32's tablet screens whose layout changed (item 4), beside how they looked before:
+`fidelity/before/`, drawn by the simulator at commit 9c04b2a."""
+
 PERTURBATION_CONFIGS = ("train_env_000", "test_env_108", "test_env_109")
 """Where the perturbations are pictured: a light en-US phone, Urdu at 700 dpi in dark
 theme (right to left), the Arabic tablet."""
@@ -309,20 +321,33 @@ def build(out_md: Path) -> tuple[int, int]:
 
 
 def _before_after(img_dir: Path) -> list[str]:
-    """Issue 32's YouTube and Photos screens: the kept 'before' picture, the new one."""
-    lines = ["## YouTube and Photos, before and after (issue 32)", "",
-             "Each screen in a light en-US phone and on the Arabic tablet: before (the "
-             "simulator at commit 35375c2, `fidelity/before/`) and now. The 2020 redesign "
-             "of Photos has three bottom tabs (Photos, Search, Library; Sharing moved to "
-             "the top bar); YouTube's Explore, create, Subscriptions and Library tabs are "
-             "drawn but not simulated.", "",
-             "| screen | config | before | after |", "|---|---|---|---|"]
-    for screen, about in BEFORE_AFTER:
-        for config_id in BEFORE_CONFIGS:
+    """Issue 32's YouTube, Photos and tablet screens: the kept 'before' picture, the new."""
+    lines = _compared(img_dir, "YouTube and Photos, before and after (issue 32)",
+                      "Each screen in a light en-US phone and on the Arabic tablet: before (the "
+                      "simulator at commit 35375c2, `fidelity/before/`) and now. The 2020 "
+                      "redesign of Photos has three bottom tabs (Photos, Search, Library; "
+                      "Sharing moved to the top bar); YouTube's Explore, create, Subscriptions "
+                      "and Library tabs are drawn but not simulated.",
+                      BEFORE_AFTER, BEFORE_CONFIGS)
+    return lines + _compared(
+        img_dir, "Tablet layouts, before and after (issue 32)",
+        "The Arabic tablet (test_env_109, 1200x800 at 160 dpi, right to left): before (the "
+        "simulator at commit 9c04b2a, `fidelity/before/`) and now. The other apps' first "
+        "screens on the tablet, and why each looks as it does, are in the known differences "
+        "below (Tablet (sw600dp) layouts).", TABLET_BEFORE_AFTER, ("test_env_109",))
+
+
+def _compared(img_dir: Path, title: str, intro: str, rows: tuple, config_ids: tuple) -> list[str]:
+    """A section of screens, each beside its kept 'before' picture."""
+    lines = [f"## {title}", "", intro, "", "| screen | config | before | after |",
+             "|---|---|---|---|"]
+    for screen, about in rows:
+        for config_id in config_ids:
             shot, issues = _shot(config_id, screen)
             name = f"{config_id}_{screen}.png"
-            _save(shot, img_dir / name, TABLET_WIDTH if config_id == "test_env_109"
-                  else PHONE_WIDTH)
+            if not (img_dir / name).exists():  # a gallery row drew it already
+                _save(shot, img_dir / name, TABLET_WIDTH if config_id == "test_env_109"
+                      else PHONE_WIDTH)
             verdict = "clean" if not issues else "<br>".join(str(i) for i in issues)
             lines.append(f"| **{screen}**<br>{about}<br>layout checks: {verdict} | "
                          f"{config_id} | ![before](fidelity/before/{name}) | "

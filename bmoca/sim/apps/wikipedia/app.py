@@ -27,6 +27,10 @@ LEAD_IMAGE_CARDS = {"featured_article": "view_featured_article_card_image",
                     "in_the_news": "view_news_fullscreen_header_image"}
 """Cards led by a full-width picture; the others show a thumbnail beside the article."""
 LEAD_IMAGE_DP = 180
+FEED_MIN_COLUMN_DP = 320
+"""`view_feed_min_column_width`: the Explore feed (an AutoFitRecyclerView of staggered
+columns) has a column per 320 dp, three across the 1200 dp landscape tablet; here the cards
+go row by row in feed order (the real grid packs each card under the shortest column)."""
 TABS = (("explore", "nav_tab_explore", "explore"),
         ("saved", "nav_tab_reading_lists", "bookmark"),
         ("search", "nav_tab_search", "search"),
@@ -139,6 +143,12 @@ class MainActivity(Activity):
         if not cards:
             cards = [text(ctx.t("wiki.feed_empty"), text_size=16, text_color=c.secondary,
                           align="center", max_lines=3, width=MATCH, padding=(24, 48, 24, 0))]
+        columns = max(1, int(ctx.system.screen_dp()[0] // FEED_MIN_COLUMN_DP))
+        if columns > 1:  # FeedView is an AutoFitRecyclerView: a column per 320 dp
+            for card in cards:
+                card.width, card.weight = 0, 1
+            cards = [row(*cards[i:i + columns], width=MATCH, gravity="top")
+                     for i in range(0, len(cards), columns)]
         feed = scroller(self._search_card(ctx, c), *cards, key="wiki:feed", cls="androidx.recyclerview.widget.RecyclerView",
                         id=wid("feed_view"), width=MATCH, height=MATCH,
                         padding=(0, 8, 0, 8))
