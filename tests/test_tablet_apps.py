@@ -187,6 +187,11 @@ def test_wikipedias_feed_has_a_column_per_320_dp_on_the_tablet():
     # Walmart 2021: a phone app; Snapseed's start screen is the same on a tablet.
     ("walmart/open_Walmart", "Walmart", None),
     ("snapseed/open Snapseed", "Snapseed", "com.niksoftware.snapseed:id/toolbar"),
+    # AOSP Contacts (Android 10): one list on every width (the 2016 Material redesign
+    # dropped the old two-pane tablet UI).
+    ("contacts/open_the_contact_app", "Contacts", "com.android.contacts:id/contacts_list_container"),
+    # Google Calendar 2020: the month grid spans the screen as on a phone.
+    ("calendar/open_the_calendar_app", "Calendar", "com.google.android.calendar:id/month_view"),
     # The Google app (2020-21): the Discover feed of the phone, cards across the screen.
     ("google/activate_the_search_bar_in_google", "Google", "com.google.android.googlequicksearchbox:id/feed"),
 ])

@@ -199,7 +199,17 @@ KNOWN_DIFFERENCES = (
      "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer); YouTube's Home is a grid "
      "of 16:9 cards about 360 dp wide (three across the landscape tablet) and Photos' grid "
      "has a column per about 190 dp (six). Android 10's Settings stays single-pane (no "
-     "two-pane split before Android 12L), as here."),
+     "two-pane split before Android 12L), as here. Chrome has its tablet UI: the tab strip "
+     "(compositor-drawn, seen as id-less virtual views: each tab, its ×, then +) over "
+     "toolbar_tablet.xml (Home, Back, Forward, Reload, omnibox, ⋮) and no tab switcher "
+     "button; Gmail is two-pane (the list at the start, the opened message or 'No "
+     "conversations selected' at the end); the Clock tab takes layout-land (clock beside the "
+     "cities); Files' rows are DocumentsUI's sw720dp-land columns; Wikipedia's feed has a "
+     "column per 320 dp (three). Phone, Contacts, Messages, Calendar, Camera, Snapseed, "
+     "Walmart and the Google app had no large-screen layout in 2020-21: their phone layout "
+     "spans the screen. Instagram had none either and asks for portrait, so Android 10 "
+     "would rotate a landscape tablet to portrait for it; the simulator does not rotate "
+     "the display, and shows its phone layout across the landscape screen."),
     ("Drawer: status-bar icons in light theme", "resolved", "dark icons over the light "
      "drawer."),
     ("Contacts: status bar colour", "resolved", "AOSP's primary_color_dark (dark blue) over "
