@@ -11,7 +11,9 @@ the tab switcher action menu: Close tab, New tab, New incognito tab; `menu_butto
 (the new-tab page with its search box and tiles, a page of the offline web, Google's
 results, or the error page), the app menu (a popup: New tab … Help & feedback, with
 History starting `HistoryActivity`), and the tab switcher (`new_tab_view_button`).
-The model and the offline web are in `web.py`; History's screen is in `history.py`.
+The model and the offline web are in `web.py`; History's screen is in `history.py`. On a
+tablet (sw600dp) the toolbar is the tablet one under the tab strip, without the tab
+switcher button (`tablet.py`).
 """
 
 from __future__ import annotations
