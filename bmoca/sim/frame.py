@@ -74,17 +74,18 @@ class RecentWindows:
 
 def compose(system: SystemServer, width: int, height: int, measure,
             bars_cache: dict | None = None, previous: Frame | None = None,
-            line_count=None, sizes: MeasureCache | None = None,
+            text_height=None, sizes: MeasureCache | None = None,
             recent: RecentWindows | None = None) -> Frame:
     """The frame for the state as it is; windows whose built tree is the same as in
     `previous` or among the `recent` ones (same signature, box, display and scroll state)
-    take its layout. `line_count(text, size, weight, max_width, max_lines)` is the
-    renderer's line breaking, which rows with wrapping text grow by; `sizes` keeps measured
+    take its layout. `text_height(text, size, weight, max_width, max_lines)` is the
+    height of text as the renderer wraps it, which rows with wrapping text grow by; `sizes` keeps measured
     subtrees across frames (`measure` must then depend on nothing but the display: density,
     font scale, locale)."""
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
     display = (system.density, system.font_scale, rtl, system.locale)
-    layout = Layout(system.density, system.font_scale, rtl, measure, line_count, sizes, display)
+    layout = Layout(system.density, system.font_scale, rtl, measure, text_height, sizes,
+                    display)
     before = {w.kind: w for w in previous.windows} if previous is not None else {}
 
     def place(kind: str, tree: View, box: Box, offsets: ScrollState, focus: str | None,

@@ -14,6 +14,7 @@ from PIL import Image
 
 from bmoca.sim.apps.base import Context
 from bmoca.sim.frame import decorated
+from bmoca.sim.render.text import layout_metrics
 from bmoca.sim.system.windows import NAV_BAR_DP, STATUS_BAR_DP, Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
 from bmoca.sim.ui.view import MATCH, frame
@@ -25,19 +26,13 @@ if TYPE_CHECKING:
 def task_frame(system: SystemServer, task_id: int) -> Frame | None:
     """The task's top activity (and its dialog) laid out on the whole screen; None for a
     task that is gone or has no activity."""
-    from bmoca.sim.render.text import get_text_renderer
-
     task = next((t for t in system.state.am.recents if t.id == task_id), None)
     record = task.top if task is not None else None
     if record is None:
         return None
-    renderer = get_text_renderer()
-    locale = system.locale
     ctx = Context(system, record.package, record)
     layout = Layout(system.density, system.font_scale, ctx.rtl,
-                    lambda text, size, weight: renderer.measure(text, size, weight, locale),
-                    lambda text, size, weight, max_width, max_lines: len(
-                        renderer.wrap(text, size, weight, locale, max_width, max_lines)))
+                    *layout_metrics(system.locale))
     width, height = system.screen_px()
     sb, nb = layout.px(STATUS_BAR_DP), layout.px(NAV_BAR_DP)
     box = (0, 0, width, height)
