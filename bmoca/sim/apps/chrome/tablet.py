@@ -103,10 +103,12 @@ def toolbar(ctx: Context, c: pages.Colors, tab: Tab, on_home: Callable[[], None]
             on_reload: Callable[[], None], omnibox: View, menu: View) -> View:
     """`toolbar_tablet.xml`: Home, Back, Forward, Reload, the omnibox, the ⋮ menu."""
     t = ctx.t
-    back = icon_button(ctx, "arrow_back", t("chrome.back"), on_back, c.icon, chid("back_button"))
+    faded = (*c.icon[:3], 97)  # a disabled button's icon at 38 % (Material's disabled alpha)
+    back = icon_button(ctx, "arrow_back", t("chrome.back"), on_back,
+                       c.icon if tab.back else faded, chid("back_button"))
     back.enabled = bool(tab.back)
-    forward = icon_button(ctx, "arrow_forward", t("chrome.forward"), on_forward, c.icon,
-                          chid("forward_button"))
+    forward = icon_button(ctx, "arrow_forward", t("chrome.forward"), on_forward,
+                          c.icon if tab.forward else faded, chid("forward_button"))
     forward.enabled = bool(tab.forward)
     return row(
         icon_button(ctx, "home", t("chrome.home"), on_home, c.icon, chid("home_button")),

@@ -145,8 +145,9 @@ class MainActivity(Activity):
                           align="center", max_lines=3, width=MATCH, padding=(24, 48, 24, 0))]
         columns = max(1, int(ctx.system.screen_dp()[0] // FEED_MIN_COLUMN_DP))
         if columns > 1:  # FeedView is an AutoFitRecyclerView: a column per 320 dp
+            width = ctx.system.screen_dp()[0] / columns
             for card in cards:
-                card.width, card.weight = 0, 1
+                card.width = width - card.margin[0] - card.margin[2]
             cards = [row(*cards[i:i + columns], width=MATCH, gravity="top")
                      for i in range(0, len(cards), columns)]
         feed = scroller(self._search_card(ctx, c), *cards, key="wiki:feed", cls="androidx.recyclerview.widget.RecyclerView",
