@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from conftest import tap_on
+from conftest import nodes, tap_on
 
 import bmoca.configs
 import bmoca.device
@@ -190,10 +190,29 @@ def test_ui_uses_a_given_hierarchy_instead_of_dumping(settings_screen):
     assert not detector.check(Probe(phone, hierarchy=home)).ok
 
 
+def test_ui_count_needs_exactly_that_many_elements_passing_the_comparison(settings_screen):
+    phone = settings_screen
+    shown = [n.get("text") for n in nodes(phone.dump_hierarchy(), resource_id="android:id/title")]
+    with_amp = sum("&" in t for t in shown)
+    assert len(shown) > with_amp >= 2  # "Network & internet", "Apps & notifications", ...
+    title = {"by": "id", "value": "android:id/title"}
+    assert ok(phone, ui(**title, count=len(shown)))
+    assert ok(phone, ui(**title, count=str(len(shown))))  # as a family's placeholder fills it
+    assert not ok(phone, ui(**title, count=len(shown) + 1))
+    assert ok(phone, ui(**title, contains="&", count=with_amp))
+    assert not ok(phone, ui(**title, contains="&", count=with_amp - 1))
+    assert ok(phone, ui(by="id", value="com.android.settings:id/see_all", count=0))
+    verdict = check(phone, ui(**title, count=len(shown) + 1))
+    assert verdict.trace == [f"ui[id='android:id/title'].text count={len(shown) + 1}: "
+                             f"{len(shown)} element(s)"]
+
+
 @pytest.mark.parametrize("spec", [ui(by="name", value="x"), ui(by="text_equals", value="x"),
                                   ui(by="id", value="x", attr="colour"),
                                   ui(by="id", value="x", matches="("),
-                                  ui(by="text_matches", value="(")])
+                                  ui(by="text_matches", value="("),
+                                  ui(by="id", value="x", count="two"),
+                                  ui(by="id", value="x", count=True)])
 def test_ui_malformed(spec):
     with pytest.raises(DetectorError, match=r"^success\.ui: ui\."):
         parse(spec)

@@ -85,6 +85,18 @@ MAPS_BEFORE_AFTER = (
 """Issue 32's Maps screens beside the simulator at commit 9c04b2a (`fidelity/before/`)."""
 BEFORE_CONFIGS = ("train_env_000", "test_env_109")
 
+TABLET_BEFORE_AFTER = (
+    ("chrome", "Chrome's tablet UI: the tab strip (each tab with its page's icon, title and "
+     "×, then +) over the tablet toolbar (Home, Back, Forward, Reload, the omnibox, ⋮); "
+     "no tab switcher button"),
+    ("gm", "Gmail two-pane: the conversation list at the start, 'No conversations "
+     "selected' (or the opened message) on the end side"),
+    ("deskclock", "Clock's landscape clock_fragment: the clock in the start half, the world "
+     "cities in the end half"),
+)
+"""Issue 32's tablet screens whose layout changed (item 4), beside how they looked before:
+`fidelity/before/`, drawn by the simulator at commit 9c04b2a."""
+
 PERTURBATION_CONFIGS = ("train_env_000", "test_env_108", "test_env_109")
 """Where the perturbations are pictured: a light en-US phone, Urdu at 700 dpi in dark
 theme (right to left), the Arabic tablet."""
@@ -247,7 +259,17 @@ KNOWN_DIFFERENCES = (
      "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer); YouTube's Home is a grid "
      "of 16:9 cards about 360 dp wide (three across the landscape tablet) and Photos' grid "
      "has a column per about 190 dp (six). Android 10's Settings stays single-pane (no "
-     "two-pane split before Android 12L), as here."),
+     "two-pane split before Android 12L), as here. Chrome has its tablet UI: the tab strip "
+     "(compositor-drawn, seen as id-less virtual views: each tab, its ×, then +) over "
+     "toolbar_tablet.xml (Home, Back, Forward, Reload, omnibox, ⋮) and no tab switcher "
+     "button; Gmail is two-pane (the list at the start, the opened message or 'No "
+     "conversations selected' at the end); the Clock tab takes layout-land (clock beside the "
+     "cities); Files' rows are DocumentsUI's sw720dp-land columns; Wikipedia's feed has a "
+     "column per 320 dp (three). Phone, Contacts, Messages, Calendar, Camera, Snapseed, "
+     "Walmart and the Google app had no large-screen layout in 2020-21: their phone layout "
+     "spans the screen. Instagram had none either and asks for portrait, so Android 10 "
+     "would rotate a landscape tablet to portrait for it; the simulator does not rotate "
+     "the display, and shows its phone layout across the landscape screen."),
     ("Drawer: status-bar icons in light theme", "resolved", "dark icons over the light "
      "drawer."),
     ("Contacts: status bar colour", "resolved", "AOSP's primary_color_dark (dark blue) over "
@@ -370,21 +392,34 @@ def build(out_md: Path) -> tuple[int, int]:
 
 
 def _app_before_after(img_dir: Path) -> list[str]:
-    """Issue 32's YouTube and Photos screens: the kept 'before' picture, the new one."""
-    lines = ["## YouTube, Photos and Maps, before and after (issue 32)", "",
-             "Each screen in a light en-US phone and on the Arabic tablet: before (the "
-             "simulator at commit 35375c2 for YouTube and Photos, 9c04b2a for Maps, "
-             "`fidelity/before/`) and now. The 2020 redesign "
-             "of Photos has three bottom tabs (Photos, Search, Library; Sharing moved to "
-             "the top bar); YouTube's Explore, create, Subscriptions and Library tabs are "
-             "drawn but not simulated.", "",
-             "| screen | config | before | after |", "|---|---|---|---|"]
-    for screen, about in (*APP_BEFORE_AFTER, *MAPS_BEFORE_AFTER):
-        for config_id in BEFORE_CONFIGS:
+    """Issue 32's YouTube, Photos, Maps and tablet screens: the kept 'before' picture, the
+    new."""
+    lines = _compared(img_dir, "YouTube, Photos and Maps, before and after (issue 32)",
+                      "Each screen in a light en-US phone and on the Arabic tablet: before (the "
+                      "simulator at commit 35375c2 for YouTube and Photos, 9c04b2a for Maps, "
+                      "`fidelity/before/`) and now. The 2020 redesign of Photos has three "
+                      "bottom tabs (Photos, Search, Library; Sharing moved to the top bar); "
+                      "YouTube's Explore, create, Subscriptions and Library tabs are drawn but "
+                      "not simulated.", (*APP_BEFORE_AFTER, *MAPS_BEFORE_AFTER), BEFORE_CONFIGS)
+    return lines + _compared(
+        img_dir, "Tablet layouts, before and after (issue 32)",
+        "The Arabic tablet (test_env_109, 1200x800 at 160 dpi, right to left): before (the "
+        "simulator at commit 9c04b2a, `fidelity/before/`) and now. The other apps' first "
+        "screens on the tablet, and why each looks as it does, are in the known differences "
+        "below (Tablet (sw600dp) layouts).", TABLET_BEFORE_AFTER, ("test_env_109",))
+
+
+def _compared(img_dir: Path, title: str, intro: str, rows: tuple, config_ids: tuple) -> list[str]:
+    """A section of screens, each beside its kept 'before' picture."""
+    lines = [f"## {title}", "", intro, "", "| screen | config | before | after |",
+             "|---|---|---|---|"]
+    for screen, about in rows:
+        for config_id in config_ids:
             shot, issues = _shot(config_id, screen)
             name = f"{config_id}_{screen}.png"
-            _save(shot, img_dir / name, TABLET_WIDTH if config_id == "test_env_109"
-                  else PHONE_WIDTH)
+            if not (img_dir / name).exists():  # a gallery row drew it already
+                _save(shot, img_dir / name, TABLET_WIDTH if config_id == "test_env_109"
+                      else PHONE_WIDTH)
             verdict = "clean" if not issues else "<br>".join(str(i) for i in issues)
             lines.append(f"| **{screen}**<br>{about}<br>layout checks: {verdict} | "
                          f"{config_id} | ![before](fidelity/before/{name}) | "

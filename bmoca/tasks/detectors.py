@@ -207,7 +207,9 @@ class Ui(Detector):
     """An element found by resource-id (`id`) or a UiSelector-style match, and one attribute.
 
     `by` is id | text | text_contains | text_matches | desc | desc_contains | class.
-    Without a comparison the element only has to exist.
+    Without a comparison the element only has to exist. With `count`, exactly that many
+    elements must be picked (and pass the comparison, if one is given): the tabs of
+    Chrome's tablet tab strip, which has no count of its own.
     """
 
     by: str
@@ -219,6 +221,7 @@ class Ui(Detector):
     matches: str | None = None
     strip_spaces: bool = False
     """Compare with spaces removed (the dialer's contact name vs. a formatted number)."""
+    count: int | None = None
 
     def __post_init__(self) -> None:
         # a UI attribute is text: a number written in YAML (or a family's placeholder that
@@ -227,6 +230,11 @@ class Ui(Detector):
             value = getattr(self, name)
             if isinstance(value, int | float) and not isinstance(value, bool):
                 setattr(self, name, str(value))
+        if self.count is not None:
+            if isinstance(self.count, bool) or not isinstance(self.count, int | str) or not (
+                    str(self.count).isdigit()):
+                raise DetectorError(f"ui.count must be a whole number, got {self.count!r}")
+            self.count = int(self.count)
         base = str(self.by).split("_")[0]
         if base not in _SELECTORS or self.by not in (base, f"{base}_contains", f"{base}_matches"):
             raise DetectorError(f"ui.by must be one of id, text, text_contains, text_matches, "
@@ -251,9 +259,23 @@ class Ui(Detector):
             return [n for n in root.iter("node") if fullmatch(n.get(key, "")) is not None]
         return [n for n in root.iter("node") if n.get(key, "") == value]
 
+    def _passes(self, node: etree._Element) -> tuple[bool, str]:
+        actual = "true" if self.attr == "displayed" else node.get(self.attr, "")
+        if self.strip_spaces:
+            actual = actual.replace(" ", "")
+        return ((self.equals is None or actual == self.equals)
+                and (self.startswith is None or actual.startswith(self.startswith))
+                and (self.contains is None or self.contains in actual)
+                and (self.matches is None or re.search(self.matches, actual) is not None),
+                actual)
+
     def check(self, probe: Probe) -> Verdict:
         root = probe.hierarchy()
         nodes = self._selected(root)
+        if self.count is not None:
+            found = sum(1 for node in nodes if self._passes(node)[0])
+            return Verdict(found == self.count,
+                           [f"{self.describe()}: {found} element(s)"])
         if not nodes:
             return Verdict(False, [f"{self.describe()}: no such element"])
         comparisons = (self.equals, self.startswith, self.contains, self.matches)
@@ -261,14 +283,9 @@ class Ui(Detector):
             return Verdict(True, [f"{self.describe()}: element exists"])
         seen = []
         for node in nodes:
-            actual = "true" if self.attr == "displayed" else node.get(self.attr, "")
-            if self.strip_spaces:
-                actual = actual.replace(" ", "")
+            passed, actual = self._passes(node)
             seen.append(actual)
-            if ((self.equals is None or actual == self.equals)
-                    and (self.startswith is None or actual.startswith(self.startswith))
-                    and (self.contains is None or self.contains in actual)
-                    and (self.matches is None or re.search(self.matches, actual))):
+            if passed:
                 return Verdict(True, [f"{self.describe()}: {self.attr}={actual!r}"])
         return Verdict(False, [f"{self.describe()}: {self.attr} was {seen!r}"])
 
@@ -276,6 +293,8 @@ class Ui(Detector):
         want = " ".join(f"{k}={v!r}" for k, v in (("equals", self.equals), (
             "startswith", self.startswith), ("contains", self.contains),
             ("matches", self.matches)) if v is not None)
+        if self.count is not None:
+            want = f"{want} count={self.count}".lstrip()
         return f"ui[{self.by}={self.value!r}].{self.attr} {want}".rstrip()
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bmoca.tasks.experts import base, calendar, clock, files, moves
+from bmoca.tasks.experts import base, calendar, chrome, clock, files, moves
 from bmoca.tasks.experts.base import ROUTES, Expert, ExpertStuck, Screen
 
 STAGES = {
@@ -25,6 +25,7 @@ STAGES = {
     "wait_for": base.wait_for,
     "tap_unless_shown": base.tap_unless_shown, "back_until": base.back_until,
     **calendar.STAGES,
+    **chrome.STAGES,
     **clock.STAGES,
     **files.STAGES,
     **moves.STAGES,

@@ -335,12 +335,13 @@ def slide_to(id: str, index: int, value: int, low: int, high: int) -> Stage:
     return stage
 
 
-def tap_if_shown(id: str) -> Stage:
-    """Dismiss an optional dialog: tap `id` if it is on screen, else move on."""
+def tap_if_shown(id: str, long: bool = False) -> Stage:
+    """Dismiss an optional dialog: tap (or long-press) `id` if it is on screen, else move
+    on; also a control one form factor lacks (Chrome's tab switcher button on a tablet)."""
 
     def stage(screen: Screen, expert: Expert) -> Action | None:
         node = screen.first(id)
-        return expert.advance_after(click(node)) if node else None
+        return expert.advance_after((long_press if long else click)(node)) if node else None
 
     return stage
 

@@ -11,14 +11,16 @@ the tab switcher action menu: Close tab, New tab, New incognito tab; `menu_butto
 (the new-tab page with its search box and tiles, a page of the offline web, Google's
 results, or the error page), the app menu (a popup: New tab … Help & feedback, with
 History starting `HistoryActivity`), and the tab switcher (`new_tab_view_button`).
-The model and the offline web are in `web.py`; History's screen is in `history.py`.
+The model and the offline web are in `web.py`; History's screen is in `history.py`. On a
+tablet (sw600dp) the toolbar is the tablet one under the tab strip, without the tab
+switcher button (`tablet.py`).
 """
 
 from __future__ import annotations
 
 from bmoca.formats.locales import native_digits
 from bmoca.sim.apps.base import Activity, App, Context
-from bmoca.sim.apps.chrome import pages
+from bmoca.sim.apps.chrome import pages, tablet
 from bmoca.sim.apps.chrome.history import HISTORY, HistoryActivity
 from bmoca.sim.apps.chrome.pages import PACKAGE, chid, colors, navigate
 from bmoca.sim.apps.chrome.web import NTP, ChromeData, resolve
@@ -109,44 +111,77 @@ class ChromeTabbedActivity(Activity):
         if ctx.record is not None:
             ctx.record.focus = None
 
-    def _toolbar(self, ctx: Context, c: pages.Colors) -> View:
+    def _omnibox(self, ctx: Context, c: pages.Colors) -> View:
+        """`location_bar` with `url_bar`: the page's address, or what is being typed."""
         data: ChromeData = ctx.data
-        t = ctx.t
-        tab = data.tab()
         editing = ctx.record is not None and ctx.record.focus == chid("url_bar")
         if not editing:
             self.typed = None
-        count = len(data.open_tabs())
-        switcher_desc = t("chrome.tabs_one") if count == 1 else t(
-            "chrome.tabs_many", count=native_digits(ctx.locale, str(count)))
 
         def on_text(value: str) -> None:
             self.typed = value
 
-        url_text = self.typed if editing else pages.display_url(tab.url)
+        url_text = self.typed if editing else pages.display_url(data.tab().url)
+        return row(View(cls="android.widget.EditText", id=chid("url_bar"), text=url_text or "",
+                        hint=ctx.t("chrome.search_or_type"), text_size=16, text_color=c.text,
+                        width=0, weight=1, height=40, clickable=True, focusable=True,
+                        long_clickable=True, on_text=on_text,
+                        on_click=lambda: self._edit_url(ctx),
+                        on_long_click=lambda: self._edit_url(ctx),
+                        on_submit=lambda: self._go(ctx), ime_action="go", input_type="uri",
+                        gravity="center_vertical", padding=(16, 0, 8, 0),
+                        text_direction="ltr"),
+                   cls="android.widget.FrameLayout", id=chid("location_bar"), width=0,
+                   weight=1, height=40, corner=20, bg=c.field, gravity="center_vertical")
+
+    def _toolbar(self, ctx: Context, c: pages.Colors) -> View:
+        data: ChromeData = ctx.data
+        t = ctx.t
+        menu = icon_button(ctx, "more_vert", t("chrome.more_options"), self._open_menu, c.icon,
+                           chid("menu_button"))
+        if ctx.system.sw600dp:
+            return tablet.toolbar(ctx, c, data.tab(), lambda: navigate(ctx, NTP),
+                                  lambda: self._back(ctx), lambda: self._forward(ctx),
+                                  lambda: None, self._omnibox(ctx, c), menu)
+        count = len(data.open_tabs())
+        switcher_desc = t("chrome.tabs_one") if count == 1 else t(
+            "chrome.tabs_many", count=native_digits(ctx.locale, str(count)))
         return row(
             icon_button(ctx, "home", t("chrome.home"),
                         lambda: navigate(ctx, NTP), c.icon, chid("home_button")),
-            row(View(cls="android.widget.EditText", id=chid("url_bar"), text=url_text or "",
-                     hint=t("chrome.search_or_type"), text_size=16, text_color=c.text,
-                     width=0, weight=1, height=40, clickable=True, focusable=True,
-                     long_clickable=True, on_text=on_text, on_click=lambda: self._edit_url(ctx),
-                     on_long_click=lambda: self._edit_url(ctx),
-                     on_submit=lambda: self._go(ctx), ime_action="go", input_type="uri",
-                     gravity="center_vertical", padding=(16, 0, 8, 0), text_direction="ltr"),
-                cls="android.widget.FrameLayout", id=chid("location_bar"), width=0, weight=1,
-                height=40, corner=20, bg=c.field, gravity="center_vertical"),
-            frame(text(native_digits(ctx.locale, str(count)) if count < 100 else ":D", text_size=12, font_weight=700,
+            self._omnibox(ctx, c),
+            frame(text(native_digits(ctx.locale, str(count)) if count < 100 else ":D",
+                       text_size=12, font_weight=700,
                        text_color=c.icon, align="center", width=20, height=20,
                        border=c.icon, corner=4, gravity="center", cls=""),
                   cls="android.widget.ImageButton", id=chid("tab_switcher_button"),
                   desc=switcher_desc, width=48, height=48, clickable=True, focusable=True,
                   long_clickable=True, gravity="center_vertical", on_click=self._open_switcher,
                   on_long_click=self._open_tab_menu),
-            icon_button(ctx, "more_vert", t("chrome.more_options"), self._open_menu, c.icon,
-                        chid("menu_button")),
+            menu,
             cls="android.widget.FrameLayout", id=chid("toolbar"), width=MATCH, height=56,
             bg=c.toolbar, gravity="center_vertical", padding=(4, 0, 4, 0))
+
+    def _back(self, ctx: Context) -> bool:
+        """The previous page of the tab (BACK, the tablet's Back button); False if none."""
+        tab = ctx.data.tab()
+        if not tab.back:
+            return False
+        tab.forward.append(tab.url)
+        tab.url = tab.back.pop()
+        tab.title = pages.title_of(ctx, tab.url)
+        return True
+
+    def _forward(self, ctx: Context) -> None:
+        tab = ctx.data.tab()
+        if tab.forward:
+            tab.back.append(tab.url)
+            tab.url = tab.forward.pop()
+            tab.title = pages.title_of(ctx, tab.url)
+
+    def _tab_changed(self) -> None:
+        """A tab picked, closed or opened from the strip: the omnibox stops editing."""
+        self.typed = None
 
     def _open_switcher(self) -> None:
         self.switcher = True
@@ -203,7 +238,10 @@ class ChromeTabbedActivity(Activity):
             return self._switcher(ctx, c)
         body = pages.content(ctx, c, data.tab(), lambda url: navigate(ctx, url),
                              lambda: self._edit_url(ctx))
-        return column(self._toolbar(ctx, c),
+        top = [self._toolbar(ctx, c)]
+        if ctx.system.sw600dp:
+            top.insert(0, tablet.strip(ctx, data, c.toolbar, self._tab_changed))
+        return column(*top,
                       frame(body, cls="android.widget.FrameLayout",
                             id=chid("compositor_view_holder"), width=MATCH, height=0, weight=1,
                             bg=c.page),
@@ -261,13 +299,7 @@ class ChromeTabbedActivity(Activity):
         if self.switcher:
             self.switcher = False
             return True
-        data: ChromeData = ctx.data
-        tab = data.tab()
-        if tab.back:
-            tab.url = tab.back.pop()
-            tab.title = pages.title_of(ctx, tab.url)
-            return True
-        return False
+        return self._back(ctx)
 
     def _switcher(self, ctx: Context, c: pages.Colors) -> View:
         data: ChromeData = ctx.data

@@ -78,6 +78,7 @@ def navigate(ctx: Context, url: str) -> None:
     tab = data.tab()
     if tab.url != url:
         tab.back.append(tab.url)
+        tab.forward.clear()
     tab.url = url
     tab.title = title_of(ctx, url)
     if not data.in_incognito and url != NTP:

@@ -47,6 +47,8 @@ class Tab:
     title: str = ""
     back: list[str] = field(default_factory=list)
     """URLs to return to with BACK, oldest first."""
+    forward: list[str] = field(default_factory=list)
+    """URLs left by going back, the nearest last (the tablet toolbar's Forward)."""
 
 
 @dataclass

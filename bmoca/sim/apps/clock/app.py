@@ -410,12 +410,25 @@ class DeskClock(Activity):
 
     # -- other pages --------------------------------------------------------------------------
     def _clock_page(self, ctx: Context, data: model.ClockData) -> View:
+        """`clock_fragment`: the time and date over the world cities; on a landscape screen
+        (the tablet's, `layout-land/clock_fragment.xml`) side by side: the clock in
+        `main_clock_left_pane`, the start half, and `cities` in the end half."""
+        cities = View(cls="androidx.recyclerview.widget.RecyclerView", id=cid("cities"),
+                      width=MATCH, height=0, weight=1)
+        width, height = ctx.system.screen_dp()
+        if width > height:
+            clock = column(spacer(height=0, weight=1),
+                           *time_and_date(ctx, COLORS["text"], COLORS["muted"]),
+                           spacer(height=0, weight=1), cls="android.widget.LinearLayout", id=cid("main_clock_left_pane"),
+                           width=0, weight=1, height=MATCH, gravity="center_vertical",
+                           margin=(16, 0, 0, 0))
+            cities.width, cities.height, cities.weight = 0, MATCH, 1
+            return row(clock, cities, cls="android.widget.LinearLayout", width=MATCH,
+                       height=MATCH)
         return column(
             *time_and_date(ctx, COLORS["text"], COLORS["muted"]),
             View(cls="", height=1, width=MATCH, bg=COLORS["divider"], margin=(16, 8, 16, 0)),
-            View(cls="androidx.recyclerview.widget.RecyclerView", id=cid("cities"), width=MATCH,
-                 height=0, weight=1),
-            cls="android.widget.LinearLayout", width=MATCH, height=MATCH)
+            cities, cls="android.widget.LinearLayout", width=MATCH, height=MATCH)
 
     def _timer_page(self, ctx: Context, data: model.ClockData) -> View:
         t = ctx.t

@@ -313,6 +313,15 @@ def empty_listing(ctx: Context, c: Colors) -> View:
         width=MATCH, height=MATCH)
 
 
+def table_rows(ctx: Context) -> bool:
+    """Whether list rows are one line of columns (name, summary, size, date), as DocumentsUI's
+    `layout-sw720dp-land/item_doc_list.xml` has them on a large landscape screen (the
+    tablet: 800 dp smallest width); the date column stays empty here (the documents carry no
+    modification time)."""
+    width, height = ctx.system.screen_dp()
+    return ctx.system.smallest_width_dp() >= 720 and width > height
+
+
 def list_row(ctx: Context, c: Colors, document: Document, on_click, on_long_click,
              enabled: bool = True, checked: bool = False) -> View:
     """ListDocumentHolder's row (`item_doc_list`): the type icon, the name and the size (a
@@ -323,17 +332,30 @@ def list_row(ctx: Context, c: Colors, document: Document, on_click, on_long_clic
             document.mime.split("/")[0], "draft")
     details = ctx.t("files.open_folder") if document.is_folder else \
         native_digits(ctx.locale, roots.human_size(document.size))
+    title = text(document.name, id="android:id/title", text_size=16,
+                 text_color=c.text if enabled else c.secondary, max_lines=1)
+    detail = text(details, id=fid("size" if not document.is_folder else "details"),
+                  text_size=14, text_color=c.secondary)
+    if table_rows(ctx):  # layout-sw720dp-land/item_doc_list.xml: one line of columns
+        title.width, title.weight, title.margin = 0, 0.5, (0, 0, 12, 0)
+        detail.width, detail.weight, detail.margin = 0, 0.25, (0, 0, 12, 0)
+        if not document.is_folder:  # a file's size goes in the size column
+            detail.weight, detail.align = 0.125, "end"
+            words = row(title, View(cls="", width=0, weight=0.25), detail,
+                        View(cls="", width=0, weight=0.125), width=0, weight=1,
+                        margin=(32, 0, 16, 0), gravity="center_vertical")
+        else:
+            words = row(title, detail, View(cls="", width=0, weight=0.25), width=0, weight=1,
+                        margin=(32, 0, 16, 0), gravity="center_vertical")
+    else:
+        words = column(title, detail, width=0, weight=1, margin=(32, 0, 16, 0),
+                       gravity="center_vertical")
     return row(
         icon("check_circle" if checked else glyph, 24,
              icon_color=c.accent if checked else c.secondary, icon_filled=checked,
              cls="android.widget.ImageView", id=fid("icon_check" if checked else "icon_mime"),
              gravity="center_vertical", margin=(16, 0, 0, 0)),
-        column(
-            text(document.name, id="android:id/title", text_size=16,
-                 text_color=c.text if enabled else c.secondary, max_lines=1),
-            text(details, id=fid("size" if not document.is_folder else "details"),
-                 text_size=14, text_color=c.secondary),
-            width=0, weight=1, margin=(32, 0, 16, 0), gravity="center_vertical"),
+        words,
         cls="android.widget.LinearLayout", id=fid("item_root"), width=MATCH, height=72,
         clickable=enabled, focusable=True, long_clickable=enabled, enabled=enabled,
         gravity="center_vertical", selected=checked, bg=c.selected if checked else None,

@@ -16,6 +16,12 @@ Archive, Delete and Mark read (ids from AOSP UnifiedEmail's selection menu, whic
 grew from: `archive`, `delete`, `read`); taps then select and unselect conversations, and
 Done, BACK or unselecting the last one leaves the mode. The actions are drawn but not
 simulated (the inbox is a fixed set of messages), as opening a conversation is not.
+
+On a tablet (sw600dp) Gmail is two-pane, as its large-screen layout (2020-21) is: the
+conversation list at the start (2/5 of the width, search bar and compose button with it),
+and on the end side the conversation tapped, or while none is, an empty state ("No
+conversations selected" under an envelope). There a tap on a row opens its message in the
+end pane (the row stays highlighted); BACK closes it.
 """
 
 from __future__ import annotations
@@ -39,6 +45,10 @@ INBOX = (
     ("Book Club", "October meeting notes", "Thanks to everyone who came last week", "Oct 21"),
 )
 """(sender, subject, snippet, date) of the messages the phone's account has."""
+
+
+LIST_PANE = 0.4
+"""The share of a tablet's width the conversation list takes."""
 
 
 def gid(name: str) -> str:
@@ -83,6 +93,8 @@ class MailActivity(Activity):
         self.composing = False
         self.selected: tuple[int, ...] = ()
         """The inbox rows selected by a long press (the action mode lasts while any is)."""
+        self.opened: int | None = None
+        """The conversation the tablet's end pane shows (None: its empty state)."""
 
     def _open_search(self, ctx: Context) -> None:
         self.query = ""
@@ -107,6 +119,9 @@ class MailActivity(Activity):
             return True
         if self.query is not None or self.composing:
             self._close(ctx)
+            return True
+        if self.opened is not None:
+            self.opened = None
             return True
         return False
 
@@ -158,6 +173,12 @@ class MailActivity(Activity):
 
         def select() -> None:
             self.selected = toggled(self.selected, index)
+
+        def open_() -> None:
+            self.opened = index
+
+        tap = select if self.selected else open_ if ctx.system.sw600dp else None
+        shown = self.opened == index and not self.selected
         return row(
             avatar,
             column(row(text(sender, text_size=16, font_weight=700, text_color=c.text, width=0,
@@ -169,9 +190,9 @@ class MailActivity(Activity):
                         max_lines=1),
                    width=0, weight=1),
             cls="android.view.View", width=MATCH, height=88, clickable=True,
-            long_clickable=True, selected=checked,
-            bg=(26, 115, 232, 30) if checked else None,
-            on_click=select if self.selected else None, on_long_click=select,
+            long_clickable=True, selected=checked or shown,
+            bg=(26, 115, 232, 30) if checked else c.bar if shown else None,
+            on_click=tap, on_long_click=select,
             gravity="center_vertical", id=gid("viewified_conversation_item_view"))
 
     def _compose_screen(self, ctx: Context, c: Colors) -> View:
@@ -217,8 +238,38 @@ class MailActivity(Activity):
                 gravity="end|bottom", margin=(16, 16, 16, 16),
                 on_click=lambda: self._compose(ctx)),
             cls="android.widget.FrameLayout", width=MATCH, height=0, weight=1)
-        return column(self._search_bar(ctx, c), body, width=MATCH, height=MATCH,
+        pane = column(self._search_bar(ctx, c), body, width=MATCH, height=MATCH,
                       bg=c.background)
+        if not ctx.system.sw600dp:
+            return pane
+        pane.width, pane.height = ctx.system.screen_dp()[0] * LIST_PANE, MATCH
+        return row(pane, View(cls="", width=1, height=MATCH, bg=c.bar),
+                   self._conversation_pane(ctx, c), width=MATCH, height=MATCH,
+                   bg=c.background)
+
+    def _conversation_pane(self, ctx: Context, c: Colors) -> View:
+        """The two-pane layout's end side: the opened message, or the empty state."""
+        if self.opened is None:
+            content = column(
+                icon("mail", 96, icon_color=c.secondary, gravity="center", cls=""),
+                text(ctx.t("gmail.no_conversation_selected"), text_size=16,
+                     text_color=c.secondary, margin=(0, 16, 0, 0), gravity="center",
+                     id=gid("empty_view_text")),
+                width=WRAP, height=WRAP, gravity="center", cls="")
+        else:
+            sender, subject, snippet, date = INBOX[self.opened]
+            content = column(
+                text(subject, text_size=22, text_color=c.text, id=gid("subject_and_folder_view"),
+                     max_lines=2, margin=(24, 24, 24, 16), width=MATCH),
+                row(text(sender, text_size=14, font_weight=700, text_color=c.text, width=0,
+                         weight=1, id=gid("sender_name")),
+                    text(date, text_size=12, text_color=c.secondary, text_direction="ltr"),
+                    width=MATCH, margin=(24, 0, 24, 12)),
+                text(snippet, text_size=14, text_color=c.text, max_lines=6, width=MATCH,
+                     margin=(24, 0, 24, 0), id=gid("message_body")),
+                width=MATCH, height=MATCH, cls="")
+        return frame(content, cls="android.widget.FrameLayout", id=gid("conversation_pane"),
+                     width=0, weight=1, height=MATCH, bg=c.background)
 
 
 class GmailApp(App):

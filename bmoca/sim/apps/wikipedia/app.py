@@ -27,6 +27,10 @@ THUMBNAIL_DP = 56
 Featured article and Picture of the day cards lead with a full-width picture; cards that
 tall let one flung scroll carry every card title shown off the screen, which the experts'
 row counting cannot follow, so they keep the thumbnail.)"""
+FEED_MIN_COLUMN_DP = 320
+"""`view_feed_min_column_width`: the Explore feed (an AutoFitRecyclerView of staggered
+columns) has a column per 320 dp, three across the 1200 dp landscape tablet; here the cards
+go row by row in feed order (the real grid packs each card under the shortest column)."""
 TABS = (("explore", "nav_tab_explore", "explore"),
         ("saved", "nav_tab_reading_lists", "bookmark"),
         ("search", "nav_tab_search", "search"),
@@ -139,6 +143,13 @@ class MainActivity(Activity):
         if not cards:
             cards = [text(ctx.t("wiki.feed_empty"), text_size=16, text_color=c.secondary,
                           align="center", max_lines=3, width=MATCH, padding=(24, 48, 24, 0))]
+        columns = max(1, int(ctx.system.screen_dp()[0] // FEED_MIN_COLUMN_DP))
+        if columns > 1:  # FeedView is an AutoFitRecyclerView: a column per 320 dp
+            width = ctx.system.screen_dp()[0] / columns
+            for card in cards:
+                card.width = width - card.margin[0] - card.margin[2]
+            cards = [row(*cards[i:i + columns], width=MATCH, gravity="top")
+                     for i in range(0, len(cards), columns)]
         feed = scroller(self._search_card(ctx, c), *cards, key="wiki:feed", cls="androidx.recyclerview.widget.RecyclerView",
                         id=wid("feed_view"), width=MATCH, height=MATCH,
                         padding=(0, 8, 0, 8))
