@@ -6,11 +6,13 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+import yaml
 from PIL import Image
 
 from bmoca import demos, tasks
@@ -84,6 +86,40 @@ def test_hugging_face_dataset_loads_from_disk_with_images(dataset, tmp_path):
     _check_rows(dataset, raw)
     assert [r["screenshot"]["bytes"] for r in raw] == \
         [dataset.screenshot_path(s).read_bytes() for _, s in _steps(dataset)]
+
+
+def test_hugging_face_export_writes_a_dataset_card_the_hub_reads(dataset, tmp_path):
+    """README.md: YAML front matter `huggingface_hub` parses (license, categories, tags,
+    size, a `configs` entry `datasets.load_dataset` follows), and a body naming the
+    fields, tasks, configurations, collection and citation."""
+    datasets = pytest.importorskip("datasets")
+    export(dataset, "hf", tmp_path / "hf")
+    text = (tmp_path / "hf" / "README.md").read_text("utf-8")
+    assert text.startswith("---\n")
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert front["license"] == "apache-2.0" and front["size_categories"] == ["n<1K"]
+    assert "reinforcement-learning" in front["task_categories"] and "android" in front["tags"]
+    assert front["configs"] == [{"config_name": "default", "data_files": [
+        {"split": "train", "path": "data-*.arrow"}]}]
+    for column in COLUMNS:
+        assert f"| `{column}` |" in text
+    for demo in dataset.episodes:
+        assert f"| `{demo.task_id}` | {demo.goal} |" in text and f"`{demo.config_id}`" in text
+    assert "--play exact" in text and "arXiv:2404.16660" in text
+    hub = pytest.importorskip("huggingface_hub")
+    card = hub.DatasetCard.load(tmp_path / "hf" / "README.md")
+    assert card.data.license == "apache-2.0" and card.data.tags == front["tags"]
+    assert card.data.configs == front["configs"] and "## Citation" in card.text
+    # the card's `configs` is how the Hub loads the uploaded files (`load_dataset` refuses
+    # a local save_to_disk directory, so load a copy of the card and the data files)
+    hub_copy = tmp_path / "hub"
+    hub_copy.mkdir()
+    for path in (tmp_path / "hf").iterdir():
+        if path.name == "README.md" or path.suffix == ".arrow":
+            shutil.copy(path, hub_copy / path.name)
+    loaded = datasets.load_dataset(str(hub_copy), cache_dir=str(tmp_path / "cache"))
+    assert list(loaded) == ["train"] and loaded["train"].num_rows == len(_steps(dataset))
+    assert loaded["train"][0]["task_id"] == dataset.episodes[0].task_id
 
 
 def test_minari_dataset_loads_and_matches_the_episodes(dataset, tmp_path, monkeypatch):

@@ -2,7 +2,8 @@
 
 * `parquet`: one Parquet file, one row per step, screenshots embedded as PNG bytes;
 * `hf`: a Hugging Face `datasets.Dataset` (same rows, screenshots as `datasets.Image`)
-  written with `save_to_disk`, for `datasets.load_from_disk`;
+  written with `save_to_disk`, for `datasets.load_from_disk`, with a dataset card
+  (`README.md`, `bmoca.demos.card`) so the directory uploads to the Hub as it is;
 * `minari`: a Minari dataset (the offline-RL standard) of pixel observations and the
   385-way discrete actions, with rewards, terminations and truncations.
 
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bmoca.demos import Dataset, Demo, DemoError, load
+from bmoca.demos.card import dataset_card
 
 __all__ = ["FORMATS", "MINARI_ID", "MINARI_SIZE", "Exported", "export", "rows", "to_hf",
            "to_minari", "to_parquet"]
@@ -156,7 +158,8 @@ def _hf_rows(path: str) -> Iterator[dict[str, Any]]:
 
 
 def to_hf(dataset: Dataset, out: str | Path) -> Exported:
-    """Write a Hugging Face dataset (one row per step) to the directory `out`."""
+    """Write a Hugging Face dataset (one row per step) and its card to the directory
+    `out`."""
     _require("hf")
     import datasets
 
@@ -171,6 +174,7 @@ def to_hf(dataset: Dataset, out: str | Path) -> Exported:
                 gen_kwargs={"path": str(dataset.path)})
             built.save_to_disk(str(out))
             steps = built.num_rows
+        (out / "README.md").write_text(dataset_card(dataset, steps), "utf-8")
     finally:
         if bars:
             datasets.enable_progress_bars()
