@@ -18,6 +18,10 @@ under `BMOCA_CACHE_MB` megabytes (256 by default): the first process that writes
 directory past it deletes the entries used least recently (an entry read is marked used
 at most once a day) until three quarters of it is left. Only files named as entries are
 touched, so a directory shared with other files loses none of them.
+
+One file per entry, not a database: `diskcache` was measured slower for what a cold start
+does (import, open, about 46 reads; `benchmarks/cache_store.py`), its SQLite open alone
+costing more than the reads.
 """
 
 from __future__ import annotations
