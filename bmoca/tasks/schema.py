@@ -35,7 +35,6 @@ SETUP_KINDS = {
 """Each set-up step's fields; `- shell: CMD` is short for `- shell: {cmd: CMD}` (a step's
 first field)."""
 SCHEMA_FILE = Path(__file__).with_name("task.schema.json")
-_COMBINATORS = ("all", "any", "not", "ever", "never", "before")
 _TYPES = {"str": {"type": "string"}, "bool": {"type": "boolean"},
           "float": {"type": "number"}, "int": {"type": "integer"},
           "dict[str, Any]": {"type": "object"}, "Sequence[Any]": {"type": "array"},
@@ -64,12 +63,7 @@ def _detectors() -> dict[str, Any]:
     from bmoca.tasks.detectors import _PRIMITIVES
 
     detector = {"$ref": "#/$defs/detector"}
-    choices: dict[str, Any] = {
-        "all": {"type": "array", "minItems": 1, "items": detector},
-        "any": {"type": "array", "minItems": 1, "items": detector},
-        "not": detector, "ever": detector, "never": detector,
-        "before": {"type": "array", "minItems": 2, "maxItems": 2, "items": detector},
-    }
+    choices: dict[str, Any] = {}
     for kind, cls in _PRIMITIVES.items():
         fields = [f for f in dataclasses.fields(cls) if f.init]
         choices[kind] = {
@@ -80,6 +74,12 @@ def _detectors() -> dict[str, Any]:
         }
         if cls.__doc__:
             choices[kind]["description"] = " ".join(cls.__doc__.split())
+    choices.update({
+        "all": {"type": "array", "minItems": 1, "items": detector},
+        "any": {"type": "array", "minItems": 1, "items": detector},
+        "not": detector, "ever": detector, "never": detector,
+        "before": {"type": "array", "minItems": 2, "maxItems": 2, "items": detector},
+    })
     return _one_key("detector", choices)
 
 
