@@ -202,11 +202,15 @@ def check(where: str, entry: Any) -> None:
     raise TaskError(f"{where}: field {path}: {words}" if path else f"{where}: {words}")
 
 
-def _mark(text: str) -> Path | None:
+def _mark(text: str) -> tuple[Path | None, bytes]:
+    """The data-cache entry that says `text` fits the schema, and what it holds: the
+    SHA-256 of the schema and the text it vouches for."""
+    import hashlib
+
     from bmoca.formats import cachedir
 
-    return cachedir.entry("taskschema", SCHEMA_FILE.read_bytes() + b"\0"
-                          + text.encode("utf-8", "surrogatepass"))
+    key = SCHEMA_FILE.read_bytes() + b"\0" + text.encode("utf-8", "surrogatepass")
+    return cachedir.entry("taskschema", key), b"valid " + hashlib.sha256(key).hexdigest().encode()
 
 
 def known_valid(text: str) -> bool:
@@ -214,15 +218,15 @@ def known_valid(text: str) -> bool:
     mark in the data cache), so a cold start need not import jsonschema for the suite."""
     from bmoca.formats import cachedir
 
-    path = _mark(text)
-    return path is not None and cachedir.read(path) is not None
+    path, mark = _mark(text)
+    return path is not None and cachedir.read(path) == mark
 
 
 def mark_valid(text: str) -> None:
     """Remember that every entry of this text validated (see `known_valid`)."""
     from bmoca.formats import cachedir
 
-    path = _mark(text)
+    path, mark = _mark(text)
     if path is not None:
-        cachedir.write(path, b"valid")
+        cachedir.write(path, mark)
 
