@@ -97,3 +97,20 @@ def test_battery_history_rows_show_their_values_at_the_end():
     assert bounds(value)[0] > bounds(title)[2]
     assert abs(sum(bounds(value)[1::2]) - sum(bounds(title)[1::2])) <= 4  # same line
     assert nodes(xml, text="Battery Manager")
+
+
+def test_battery_overflow_menu_opens_battery_usage_and_back_closes_it():
+    device = launch(f"{S}/.SubSettings --es page battery", PHONE)
+    more = nodes(device.dump_hierarchy(), **{"content-desc": "More options"})[0]
+    left, top, right, bottom = bounds(more)
+    device.tap((left + right) // 2, (top + bottom) // 2)
+    xml = device.dump_hierarchy()
+    assert [n.get("text") for n in nodes(xml, resource_id="android:id/title")] == ["Battery usage"]
+    device.press("KEYCODE_BACK")  # closes the menu, stays on Battery
+    assert nodes(device.dump_hierarchy(), resource_id=f"{S}:id/battery_percent")
+    device.tap((left + right) // 2, (top + bottom) // 2)
+    item = bounds(nodes(device.dump_hierarchy(), text="Battery usage")[0])
+    device.tap((item[0] + item[2]) // 2, (item[1] + item[3]) // 2)
+    xml = device.dump_hierarchy()
+    assert nodes(xml, resource_id=f"{S}:id/battery_graph")
+    assert "PowerUsageAdvanced" in device.shell("logcat -d -s SettingsActivity")[0]

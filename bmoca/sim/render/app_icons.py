@@ -72,12 +72,10 @@ APP_ICON_DESIGNS: dict[str, tuple[Op, ...]] = {
         ("fill", BLUE),
         ("glyph", "settings", 0.5, 0.5, 0.60, WHITE, True, 400),
     ),
-    "com.google.android.deskclock": (
-        ("fill", BLUE),
-        ("circle", 0.5, 0.5, 0.31, WHITE),
-        ("line", ((0.5, 0.5), (0.5, 0.30)), 0.045, BLUE),
-        ("line", ((0.5, 0.5), (0.635, 0.585)), 0.045, BLUE),
-        ("circle", 0.5, 0.5, 0.04, "#174EA6"),
+    "com.google.android.deskclock": (  # the 2019 Clock: a blue face, two white hands
+        ("fill", WHITE),
+        ("circle", 0.5, 0.5, 0.43, LIGHT_BLUE),
+        ("line", ((0.38, 0.16), (0.56, 0.49), (0.43, 0.76)), 0.05, WHITE),
     ),
     "com.android.dialer": (
         ("fill", WHITE),
@@ -127,15 +125,16 @@ APP_ICON_DESIGNS: dict[str, tuple[Op, ...]] = {
         ("pie", 0.66, 0.5, 0.16, 0, 180, GREEN),
         ("pie", 0.5, 0.66, 0.16, 90, 270, LIGHT_BLUE),
     ),
-    "com.google.android.apps.maps": (
-        ("fill", WHITE),
-        ("line", ((0.05, 0.80), (0.95, 0.62)), 0.05, "#E8EAED"),
-        ("line", ((0.30, 0.05), (0.62, 0.95)), 0.05, "#E8EAED"),
-        ("pie", 0.5, 0.40, 0.20, 90, 270, YELLOW),
-        ("pie", 0.5, 0.40, 0.20, 270, 450, GREEN),
-        ("poly", ((0.3075, 0.455), (0.5, 0.455), (0.5, 0.82)), YELLOW),
-        ("poly", ((0.5, 0.455), (0.6925, 0.455), (0.5, 0.82)), GREEN),
-        ("circle", 0.5, 0.40, 0.075, WHITE),
+    "com.google.android.apps.maps": (  # the 2015-2020 folded map with its "G" and pin
+        ("fill", "#E8EAED"),
+        ("poly", ((0.0, 0.0), (0.86, 0.0), (0.5, 0.47), (0.0, 0.93)), GREEN),
+        ("poly", ((0.0, 0.93), (0.5, 0.47), (0.9, 0.88), (0.9, 1.0), (0.0, 1.0)), LIGHT_BLUE),
+        ("line", ((0.5, 0.47), (0.98, 0.95)), 0.05, WHITE),
+        ("line", ((0.04, 0.89), (0.84, 0.10)), 0.065, YELLOW),
+        ("text", "G", 0.28, 0.29, 0.30, WHITE, 700),
+        ("circle", 0.665, 0.31, 0.145, RED),
+        ("poly", ((0.527, 0.36), (0.803, 0.36), (0.665, 0.62)), RED),
+        ("circle", 0.665, 0.31, 0.05, "#A50E0E"),
     ),
     "com.google.android.googlequicksearchbox": (
         ("fill", WHITE),

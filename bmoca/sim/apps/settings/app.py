@@ -11,7 +11,13 @@ from bmoca.formats import apps as app_table
 from bmoca.sim.apps.alert_dialog import dialog_card
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.longpress import focus_field
-from bmoca.sim.apps.settings.headers import battery_header, storage_header, usage_bar
+from bmoca.sim.apps.settings.headers import (
+    battery_graph,
+    battery_header,
+    options_menu,
+    storage_header,
+    usage_bar,
+)
 from bmoca.sim.apps.settings.pages import PAGES, TOP_LEVEL, Page, Pref, SettingsData, all_searchable
 from bmoca.sim.apps.systemui.app import seekbar
 from bmoca.sim.i18n import LOCALES, strings
@@ -286,11 +292,17 @@ def footer(ctx: Context, key: str) -> View:
     )
 
 
-def app_bar(ctx: Context, title: str, on_up) -> View:
+def app_bar(ctx: Context, title: str, on_up, on_menu=None) -> View:
     """Settings' framework Toolbar: its navigation button has no tooltip (android.widget.
     Toolbar sets only the description), so a held Up goes up on release; Search settings
-    is an icon-only menu item, whose ActionMenuItemView has its title as tooltip."""
+    is an icon-only menu item, whose ActionMenuItemView has its title as tooltip. A page
+    with an options menu (Battery) ends in the overflow button."""
     theme = ctx.theme
+    overflow = View(cls="android.widget.ImageView", desc=ctx.t("settings.more_options"),
+                    icon="more_vert", icon_color=theme.icon, width=48, height=56,
+                    clickable=True, focusable=True, gravity="center_vertical",
+                    tooltip=ctx.t("settings.more_options"), on_click=on_menu) \
+        if on_menu is not None else None
     return row(
         View(cls="android.widget.ImageButton", desc=ctx.t("settings.navigate_up"),
              icon="arrow_back", icon_color=theme.icon, width=56, height=56, clickable=True,
@@ -301,6 +313,7 @@ def app_bar(ctx: Context, title: str, on_up) -> View:
              icon="search", icon_color=theme.icon, width=56, height=56, clickable=True,
              focusable=True, gravity="center_vertical", tooltip=ctx.t("settings.search_settings"),
              on_click=lambda: ctx.start_activity(Intent(component=(PACKAGE, SEARCH)))),
+        overflow,
         cls="android.view.ViewGroup", id=sid("action_bar"), height=56, bg=page_background(ctx),
         gravity="center_vertical",
     )
@@ -367,7 +380,12 @@ class SubSettings(SettingsActivity):
         self.page_id: str = intent.extras.get("page", shortcut or "network")
         self.expanded = False
         self.dialog_open: str | None = None
+        """"dark_theme" (its AlertDialog) or "menu" (the options menu's popup)."""
         self.app_package: str | None = intent.extras.get("package") or _package_of(intent)
+
+    @property
+    def popup_dialog(self) -> bool:  # type: ignore[override]
+        return self.dialog_open == "menu"
 
     @property
     def page(self) -> Page:
@@ -390,6 +408,9 @@ class SubSettings(SettingsActivity):
         if self.dialog_open == "dark_theme":
             self.dialog_open = None
             acknowledge_dark_theme(ctx)
+            return True
+        if self.dialog_open == "menu":
+            self.dialog_open = None
             return True
         return False
 
@@ -440,17 +461,25 @@ class SubSettings(SettingsActivity):
             rows.append(divider(ctx))
             rows.append(footer(ctx, "settings.battery_footer"))
         return column(
-            app_bar(ctx, self.title(ctx), ctx.finish),
+            app_bar(ctx, self.title(ctx), ctx.finish,
+                    on_menu=(lambda: setattr(self, "dialog_open", "menu"))
+                    if self.page.menu else None),
             settings_list(ctx, *rows, key="list", cls="androidx.recyclerview.widget.RecyclerView",
                      id=sid("recycler_view"), height=0, weight=1),
             width=MATCH, height=MATCH, bg=page_background(ctx),
         )
+
+    def _choose(self, ctx: Context, page_id: str) -> None:
+        self.dialog_open = None
+        open_page(ctx, page_id)
 
     def _toggle(self, ctx: Context, action: str):
         return lambda: toggle(ctx, self, action)
 
     def _pref(self, ctx: Context, pref: Pref) -> View:
         theme = ctx.theme
+        if pref.kind == "header" and pref.key == "battery_graph":
+            return battery_graph(ctx)
         title = ctx.t(f"settings.{pref.key}")
         if pref.key == "see_all_apps":
             title = ctx.t("settings.see_all_apps", count=len(app_table.all_apps()))
@@ -599,6 +628,8 @@ class SubSettings(SettingsActivity):
         return rows
 
     def dialog(self, ctx: Context) -> View | None:
+        if self.dialog_open == "menu":
+            return options_menu(ctx, self.page.menu, self._choose)
         if self.dialog_open != "dark_theme":
             return None
 

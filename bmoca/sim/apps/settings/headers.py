@@ -197,3 +197,53 @@ def usage_bar(key: str) -> View | None:
     share = STORAGE_CATEGORY_BYTES[key] / STORAGE_TOTAL_BYTES
     return View(cls="android.widget.ProgressBar", id="android:id/progress", progress=share,
                 width=MATCH, height=12, draw=draw_usage_bar)
+
+
+def options_menu(ctx: Context, pages: tuple[str, ...], choose) -> View:
+    """A page's options menu: a popup at the top end of the screen, one 48 dp row per item
+    (each opens its page), white (#2D2E31 dark) with an 8 dp shadow."""
+    theme = ctx.theme
+    rows = [frame(text(ctx.t(f"settings.{page}"), id="android:id/title", text_size=16,
+                       text_color=theme.text, gravity="start|center_vertical",
+                       margin=(16, 0, 16, 0)),
+                  cls="android.widget.LinearLayout", width=MATCH, height=48, clickable=True,
+                  focusable=True, on_click=lambda p=page: choose(ctx, p))
+            for page in pages]
+    return column(*rows, cls="android.widget.ListView", width=196,
+                  bg=(45, 46, 49) if theme.dark else (255, 255, 255), elevation=8, corner=4,
+                  gravity="end|top", margin=(0, 4, 4, 0), padding=(0, 8, 0, 8))
+
+
+def draw_history(canvas: Canvas, view: View) -> None:
+    """BatteryHistoryPreference's chart since the last full charge: the level held at 100 %
+    while charging, under grid lines at 0, 50 and 100 %."""
+    left, top, right, bottom = view.bounds
+    theme = canvas.theme
+    chart = (left + canvas.px(16), top + canvas.px(8), right - canvas.px(48),
+             bottom - canvas.px(8))
+    for i, label in enumerate(("100%", "50%", "0%")):
+        y = chart[1] + (chart[3] - chart[1]) * i // 2
+        canvas.rect((chart[0], y, chart[2], y + max(1, canvas.px(1))), theme.divider, view.clip)
+        sprite = get_text_renderer().label(label, canvas.px(12 * canvas.font_scale),
+                                           theme.text_secondary, 400, canvas.locale)
+        x = left + canvas.px(8) if canvas.rtl else chart[2] + canvas.px(8)
+        canvas.paste(sprite, x, y - sprite.height // 2, view.clip)
+    line = max(2, canvas.px(2))
+    canvas.rect((chart[0], chart[1], chart[2], chart[1] + line), theme.accent, view.clip)
+
+
+def battery_graph(ctx: Context) -> View:
+    """PowerUsageAdvanced's header: the level, the charging state and the history chart."""
+    theme = ctx.theme
+    return column(
+        text(ctx.t("settings.battery_level"), text_size=24, text_color=theme.text,
+             width=MATCH),
+        text(ctx.t("settings.battery_charging"), id=SETTINGS + "charge", text_size=14,
+             text_color=theme.text_secondary, width=MATCH),
+        View(cls="android.view.View", id=SETTINGS + "battery_usage", width=MATCH, height=160,
+             draw=draw_history, margin=(0, 8, 0, 0)),
+        text(ctx.t("settings.last_full_charge.summary"), text_size=12,
+             text_color=theme.text_secondary, width=MATCH, margin=(16, 0, 0, 8)),
+        cls="android.widget.LinearLayout", id=SETTINGS + "battery_graph", width=MATCH,
+        height=WRAP, padding=(16, 16, 16, 8),
+    )

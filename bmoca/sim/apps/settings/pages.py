@@ -39,6 +39,8 @@ class Page:
     """Action of a "Use Wi‑Fi"-style master switch bar at the top of the page."""
     controllers: tuple[str, ...] = ()
     """Controllers needing a key: `PrefCtrlListHelper` logs each when the page opens."""
+    menu: tuple[str, ...] = ()
+    """The options menu's items, each the id of the page it opens (onCreateOptionsMenu)."""
 
 
 BLUE, GREEN, ORANGE, TEAL, PURPLE, RED, GREY, PINK = (
@@ -169,6 +171,9 @@ PAGES: dict[str, Page] = {p.id: p for p in (
         Pref("battery_saver", summary=True), Pref("adaptive_battery", summary=True),
         Pref("battery_percentage", kind="switch", summary=True, action="battery_percentage"),
         Pref("last_full_charge", summary=True), Pref("screen_usage", summary=True),
+    ), menu=("battery_usage",)),
+    Page("battery_usage", _F + "fuelgauge.PowerUsageAdvanced", (
+        Pref("battery_graph", kind="header"),
     )),
     Page("display", _F + "DisplaySettings", (
         Pref("brightness", summary=True, action="brightness_dialog"),
