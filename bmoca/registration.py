@@ -1,8 +1,9 @@
 """gymnasium ids for the task suite, registered without loading the tasks.
 
 Every task gets `bmoca/<app>-<name>-v0`, derived from its id by `gym_id`, and so does every
-task family (its environment draws a new instance at each reset), plus one generic id,
-`bmoca/Task-v0`, that takes the task as a keyword. Registration only stores entry-point
+task family (its environment draws a new instance at each reset), plus two generic ids:
+`bmoca/Task-v0`, that takes the task as a keyword, and `bmoca/Offline-v0`, the pixel and
+discrete-action environment of a Minari export (`bmoca.env.offline`). Registration only stores entry-point
 strings, so nothing heavy is imported until `gymnasium.make` builds an environment; the
 ids are read from the task files with a line scan rather than by loading and validating
 every task (a test checks the scan against `bmoca.tasks.all_tasks()`).
@@ -25,6 +26,10 @@ GENERIC_ID = f"{NAMESPACE}/Task-v{VERSION}"
 """`gymnasium.make(GENERIC_ID, task="settings/turn_on_wifi", ...)`: any task, even one
 loaded from a file of your own (pass the `Task` object)."""
 ENTRY_POINT = "bmoca.env.environment:BmocaEnv"
+OFFLINE_ID = f"{NAMESPACE}/Offline-v{VERSION}"
+"""`gymnasium.make(OFFLINE_ID, tasks=[...], configs=[...])`: the spaces of a Minari export
+(pixel array in, 385-way discrete action out); what its `recover_environment()` builds."""
+OFFLINE_ENTRY_POINT = "bmoca.env.offline:OfflineEnv"
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _UNDERSCORES = re.compile(r"_{2,}")
@@ -158,11 +163,13 @@ def task_id_of(env_id: str) -> str:
 
 
 def register_envs() -> None:
-    """Register the generic id and one id per suite task (idempotent, imports no task)."""
+    """Register the generic ids and one id per suite task (idempotent, imports no task)."""
     from gymnasium.envs.registration import register, registry
 
     if GENERIC_ID not in registry:
         register(id=GENERIC_ID, entry_point=ENTRY_POINT)
+    if OFFLINE_ID not in registry:
+        register(id=OFFLINE_ID, entry_point=OFFLINE_ENTRY_POINT)
     for env_id, task_id in (*gym_ids().items(), *family_gym_ids().items()):
         if env_id not in registry:
             register(id=env_id, entry_point=ENTRY_POINT, kwargs={"task": task_id})

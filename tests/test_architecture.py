@@ -17,7 +17,7 @@ MAX_LINES = 800
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: Android's artefacts and the device contract, which the simulator implements
     ("bmoca.formats", "bmoca.assets", "bmoca.device.contract", "bmoca.device.config",
-     "bmoca.device.limits"),
+     "bmoca.device.limits", "bmoca.device.backends"),
     # the simulated phone, from its UI toolkit up to the device object
     ("bmoca.sim.ui", "bmoca.sim.i18n"),
     ("bmoca.sim.system",),
@@ -160,6 +160,13 @@ def test_the_shell_and_the_apps_do_not_reach_into_the_device():
     for module, targets in GRAPH.items():
         if module.startswith(("bmoca.sim.shell", "bmoca.sim.apps", "bmoca.sim.system")):
             assert "bmoca.sim.device" not in targets, module
+
+
+def test_the_device_factory_names_no_backend_by_import():
+    """Backends register themselves (`bmoca.device.backends`): the factory, the registry
+    and the adb backend import nothing of the simulator."""
+    for module in ("bmoca.device", "bmoca.device.backends", "bmoca.device.adb"):
+        assert [t for t in GRAPH[module] if t.startswith("bmoca.sim")] == [], module
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

@@ -6,11 +6,13 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+import yaml
 from PIL import Image
 
 from bmoca import demos, tasks
@@ -86,6 +88,40 @@ def test_hugging_face_dataset_loads_from_disk_with_images(dataset, tmp_path):
         [dataset.screenshot_path(s).read_bytes() for _, s in _steps(dataset)]
 
 
+def test_hugging_face_export_writes_a_dataset_card_the_hub_reads(dataset, tmp_path):
+    """README.md: YAML front matter `huggingface_hub` parses (license, categories, tags,
+    size, a `configs` entry `datasets.load_dataset` follows), and a body naming the
+    fields, tasks, configurations, collection and citation."""
+    datasets = pytest.importorskip("datasets")
+    export(dataset, "hf", tmp_path / "hf")
+    text = (tmp_path / "hf" / "README.md").read_text("utf-8")
+    assert text.startswith("---\n")
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert front["license"] == "apache-2.0" and front["size_categories"] == ["n<1K"]
+    assert "reinforcement-learning" in front["task_categories"] and "android" in front["tags"]
+    assert front["configs"] == [{"config_name": "default", "data_files": [
+        {"split": "train", "path": "data-*.arrow"}]}]
+    for column in COLUMNS:
+        assert f"| `{column}` |" in text
+    for demo in dataset.episodes:
+        assert f"| `{demo.task_id}` | {demo.goal} |" in text and f"`{demo.config_id}`" in text
+    assert "--play exact" in text and "arXiv:2404.16660" in text
+    hub = pytest.importorskip("huggingface_hub")
+    card = hub.DatasetCard.load(tmp_path / "hf" / "README.md")
+    assert card.data.license == "apache-2.0" and card.data.tags == front["tags"]
+    assert card.data.configs == front["configs"] and "## Citation" in card.text
+    # the card's `configs` is how the Hub loads the uploaded files (`load_dataset` refuses
+    # a local save_to_disk directory, so load a copy of the card and the data files)
+    hub_copy = tmp_path / "hub"
+    hub_copy.mkdir()
+    for path in (tmp_path / "hf").iterdir():
+        if path.name == "README.md" or path.suffix == ".arrow":
+            shutil.copy(path, hub_copy / path.name)
+    loaded = datasets.load_dataset(str(hub_copy), cache_dir=str(tmp_path / "cache"))
+    assert list(loaded) == ["train"] and loaded["train"].num_rows == len(_steps(dataset))
+    assert loaded["train"][0]["task_id"] == dataset.episodes[0].task_id
+
+
 def test_minari_dataset_loads_and_matches_the_episodes(dataset, tmp_path, monkeypatch):
     minari = pytest.importorskip("minari")
     result = export(dataset, "minari", tmp_path / "minari", dataset_id="bmoca/test-v0")
@@ -111,6 +147,33 @@ def test_minari_dataset_loads_and_matches_the_episodes(dataset, tmp_path, monkey
         assert not np.array_equal(episode.observations[-1], episode.observations[-2])
     with pytest.raises(demos.DemoError, match="exists; choose another --out"):
         export(dataset, "minari", tmp_path / "minari", dataset_id="bmoca/test-v0")
+
+
+def test_minari_recovers_an_environment_that_replays_the_episodes(dataset, tmp_path,
+                                                                   monkeypatch):
+    """`recover_environment()` builds bmoca's env with the dataset's spaces; reset with an
+    episode's seed and options it starts that episode, and its actions succeed again."""
+    minari = pytest.importorskip("minari")
+    export(dataset, "minari", tmp_path / "minari", dataset_id="bmoca/env-v0")
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
+    loaded = minari.load_dataset("bmoca/env-v0")
+    assert loaded.env_spec.id == "bmoca/Offline-v0"
+    assert loaded.env_spec.kwargs["tasks"] == [t.id for t in TASKS]
+    assert loaded.env_spec.kwargs["configs"] == CONFIGS
+    env = loaded.recover_environment()
+    assert env.observation_space == loaded.observation_space
+    assert env.action_space == loaded.action_space
+    metadata = list(loaded.storage.get_episode_metadata(range(4)))
+    for episode, meta in zip(loaded.iterate_episodes(), metadata, strict=True):
+        first, _ = env.reset(seed=meta["seed"], options=meta["options"])
+        assert env.unwrapped.env.task.id == meta["options"]["task_id"]
+        assert env.unwrapped.env.config.id == meta["options"]["config_id"]
+        # the export resizes the saved screenshot, the env the full screen: close, not equal
+        assert first.shape == episode.observations[0].shape
+        assert np.abs(first.astype(int) - episode.observations[0]).mean() < 12
+        played = [env.step(int(a))[1:3] for a in episode.actions]
+        assert played == list(zip(episode.rewards, episode.terminations, strict=True))
+    env.close()
 
 
 def test_minari_leaves_out_episodes_without_discrete_actions(dataset, tmp_path):

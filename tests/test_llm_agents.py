@@ -196,7 +196,7 @@ def test_no_api_key_reaches_any_file_or_log(server, tmp_path, caplog, capfd):
     assert [r.status for r in rows] == ["error", "done"]
     assert "***" in rows[0].error
     files = [p for p in tmp_path.rglob("*") if p.is_file()]
-    assert any(p.name == "responses.sqlite" for p in files)
+    assert any(p.name.startswith("llm-") and p.suffix == ".bin" for p in files)  # answers
     assert any(p.name == "results.sqlite" for p in files)
     for value in KEYS.values():
         assert not [p for p in files if value.encode() in p.read_bytes()]

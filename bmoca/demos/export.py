@@ -2,7 +2,8 @@
 
 * `parquet`: one Parquet file, one row per step, screenshots embedded as PNG bytes;
 * `hf`: a Hugging Face `datasets.Dataset` (same rows, screenshots as `datasets.Image`)
-  written with `save_to_disk`, for `datasets.load_from_disk`;
+  written with `save_to_disk`, for `datasets.load_from_disk`, with a dataset card
+  (`README.md`, `bmoca.demos.card`) so the directory uploads to the Hub as it is;
 * `minari`: a Minari dataset (the offline-RL standard) of pixel observations and the
   385-way discrete actions, with rewards, terminations and truncations.
 
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bmoca.demos import Dataset, Demo, DemoError, load
+from bmoca.demos.card import dataset_card
 
 __all__ = ["FORMATS", "MINARI_ID", "MINARI_SIZE", "Exported", "export", "rows", "to_hf",
            "to_minari", "to_parquet"]
@@ -156,7 +158,8 @@ def _hf_rows(path: str) -> Iterator[dict[str, Any]]:
 
 
 def to_hf(dataset: Dataset, out: str | Path) -> Exported:
-    """Write a Hugging Face dataset (one row per step) to the directory `out`."""
+    """Write a Hugging Face dataset (one row per step) and its card to the directory
+    `out`."""
     _require("hf")
     import datasets
 
@@ -171,6 +174,7 @@ def to_hf(dataset: Dataset, out: str | Path) -> Exported:
                 gen_kwargs={"path": str(dataset.path)})
             built.save_to_disk(str(out))
             steps = built.num_rows
+        (out / "README.md").write_text(dataset_card(dataset, steps), "utf-8")
     finally:
         if bars:
             datasets.enable_progress_bars()
@@ -225,6 +229,45 @@ def _buffer(dataset: Dataset, number: int, line: int, demo: Demo,
         truncations=[s.truncated for s in demo.steps])
 
 
+def _env_spec(kept: list[Demo], size: tuple[int, int], result: Exported) -> Any:
+    """The gymnasium spec `recover_environment()` builds: `bmoca/Offline-v0` with the
+    exported episodes' tasks and configurations, in first-seen order, and the pixel size
+    (`bmoca.env.offline`). None, with a note, when a task is not one bmoca can load by id
+    (a task read from a file of one's own)."""
+    import dataclasses
+
+    import gymnasium
+
+    from bmoca import tasks
+    from bmoca.env import offline as _offline  # noqa: F401  (registers the ids)
+    from bmoca.registration import OFFLINE_ID
+
+    task_ids = list(dict.fromkeys(demo.task_id for demo in kept))
+    configs = list(dict.fromkeys(demo.config_id for demo in kept))
+    unknown = []
+    for task_id in task_ids:
+        try:
+            tasks.get(task_id)
+        except tasks.TaskError:
+            unknown.append(task_id)
+    if unknown:
+        result.notes.append(f"no environment spec (recover_environment() is unavailable): "
+                            f"tasks {', '.join(unknown)} are not bmoca's")
+        return None
+    return dataclasses.replace(gymnasium.spec(OFFLINE_ID), kwargs={
+        "tasks": task_ids, "configs": configs, "pixels_size": list(size)})
+
+
+def _requirements() -> list[str] | None:
+    """`bmoca>=<this version>` for Minari's requirement check, when bmoca is installed."""
+    import importlib.metadata
+
+    try:
+        return [f"bmoca>={importlib.metadata.version('bmoca')}"]
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 def to_minari(dataset: Dataset, out: str | Path, *, dataset_id: str = MINARI_ID,
               size: tuple[int, int] = MINARI_SIZE, chunk: int = 32) -> Exported:
     """Write a Minari dataset `dataset_id` under the Minari root directory `out`.
@@ -232,7 +275,9 @@ def to_minari(dataset: Dataset, out: str | Path, *, dataset_id: str = MINARI_ID,
     Observations are the screenshots resized to `size` (width, height) as uint8 RGB,
     one per step plus the screen after the last action; actions are the 385-way discrete
     labels. Episodes with a step that has no discrete form are left out (listed in
-    `skipped`). Read it back with MINARI_DATASETS_PATH=out and `minari.load_dataset`."""
+    `skipped`). Read it back with MINARI_DATASETS_PATH=out and `minari.load_dataset`;
+    its `recover_environment()` is an `OfflineEnv` of the exported tasks and
+    configurations (`bmoca.env.offline`)."""
     _require("minari")
     import gymnasium
     import minari
@@ -261,6 +306,7 @@ def to_minari(dataset: Dataset, out: str | Path, *, dataset_id: str = MINARI_ID,
         result.notes.append("version 1 dataset: no screen after the last action was "
                             "stored, so the last observation repeats the one before it")
     observation_space = gymnasium.spaces.Box(0, 255, (height, width, 3), dtype="uint8")
+    env_spec = _env_spec([demo for _, demo in kept], size, result)
     human = dataset.manifest.get("play") == "human"  # recorded in `bmoca ui`
     previous = os.environ.get("MINARI_DATASETS_PATH")
     os.environ["MINARI_DATASETS_PATH"] = str(out.resolve())
@@ -271,11 +317,13 @@ def to_minari(dataset: Dataset, out: str | Path, *, dataset_id: str = MINARI_ID,
                        for j, (line, demo) in enumerate(kept[start:start + chunk])]
             if created is None:
                 with warnings.catch_warnings():  # metadata it recommends (author, email,
-                    # code link, environment spec): an export has none of them to give
+                    # code link, evaluation env): an export has none of them to give
                     warnings.filterwarnings("ignore", category=UserWarning, module="minari")
                     created = minari.create_dataset_from_buffers(
-                        dataset_id, buffers, observation_space=observation_space,
+                        dataset_id, buffers, env=env_spec,
+                        observation_space=observation_space,
                         action_space=act.Discrete().space(),
+                        requirements=_requirements(),
                         algorithm_name=("human play (bmoca ui)" if human
                                         else "scripted expert (bmoca demos generate)"),
                         description=f"bmoca {'human' if human else 'expert'} demonstrations "

@@ -1,10 +1,15 @@
-"""The device layer: the `Device` contract and the factory that opens a phone."""
+"""The device layer: the `Device` contract and the factory that opens a phone.
+
+The factory finds each kind of target's backend by name (`bmoca.device.backends`: the
+`bmoca.devices` entry points), so importing it imports no backend, the simulator included.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
+from bmoca.device import backends
 from bmoca.device.config import DeviceConfig, DeviceProfile, HomeLayout
 from bmoca.device.contract import Device, DeviceError, InvalidInput, Key
 
@@ -41,10 +46,12 @@ def connect(target: str = "sim", config: DeviceConfig | str | None = None,
             snapshot_dir: str | Path | None = None, *, clean: bool = False) -> Device:
     """Open a phone and put it in `config` (None: a stock Pixel 3 in en-US).
 
-    `"sim"` is the in-process simulated phone. The configuration is applied through the
-    contract (`bmoca.device.provision`), the same steps a real emulator gets.
+    `"sim"` is the in-process simulated phone (`bmoca.sim.backend`). The configuration is
+    applied through the contract (`bmoca.device.provision`), the same steps a real
+    emulator gets.
 
-    `"adb"` (the only attached device), `"adb:SERIAL"` or `"adb:HOST:PORT"` is a real
+    `"adb"` (the only attached device), `"adb:SERIAL"` or `"adb:HOST:PORT"`
+    (`bmoca.device.adb`) is a real
     emulator or phone (or a served simulator) through the adb server. It is used as it
     is, except that an emulator holding a snapshot named after the configuration (built
     by `bmoca avd build`) is loaded from it. With `clean`, an emulator without that
@@ -54,36 +61,16 @@ def connect(target: str = "sim", config: DeviceConfig | str | None = None,
 
     `config` is a `DeviceConfig` or, as `bmoca.make` takes it, a configuration id
     (`"test_env_100"`, `"random_train_7"`); an unknown id raises KeyError naming the valid ones.
+    Other schemes come from packages that declare a `bmoca.devices` entry point; an
+    unknown one raises ValueError naming those there are.
     """
     if isinstance(config, str):
         config = _named_config(config)
-    if target == "adb" or target.startswith("adb:"):
-        from bmoca.device.adb import open_adb
-
-        adb_device = open_adb(target)
-        if config is not None and adb_device.serial.startswith("emulator-"):
-            try:
-                names = adb_device.snapshots()
-            except DeviceError:
-                names = []
-            if config.id in names:
-                adb_device.snapshot_load(config.id)
-            elif clean:
-                from bmoca.device.provision import reset
-
-                reset(adb_device, config)
-        return adb_device
-    if target != "sim":
-        raise ValueError(f"unknown device target {target!r}; supported: {', '.join(TARGETS)}")
-    from bmoca.sim.device import SimDevice
-    from bmoca.sim.system.server import Hardware
-
-    config = config or DeviceConfig()
-    profile = config.profile
-    hardware = Hardware(profile.width, profile.height, profile.density,
-                        model=profile.model or profile.name, landscape=profile.landscape)
-    device = SimDevice(hardware, snapshot_dir=snapshot_dir, serial=f"sim-{config.id}")
-    if config != DeviceConfig(id=config.id, profile=config.profile, split=config.split):
+    backend = backends.find(target)
+    device = backend.open(target, config, None if snapshot_dir is None else Path(snapshot_dir),
+                          clean)
+    if backend.provisions and config is not None and config != DeviceConfig(
+            id=config.id, profile=config.profile, split=config.split):
         from bmoca.device.provision import provision
 
         provision(device, config)

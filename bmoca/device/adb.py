@@ -15,10 +15,13 @@ import shlex
 import socket
 import struct
 import time
+from pathlib import Path
 
 import numpy as np
 
 from bmoca.device import limits
+from bmoca.device.backends import Backend
+from bmoca.device.config import DeviceConfig
 from bmoca.device.contract import KEYCODES, Device, DeviceError, InvalidInput, Key
 
 DUMP_PATH = "/sdcard/window_dump.xml"
@@ -355,3 +358,30 @@ def _read_exact(sock: socket.socket, n: int) -> bytes:
             raise EOFError("closed by the adb server")
         buf += data
     return bytes(buf)
+
+
+def _open(target: str, config: DeviceConfig | None, snapshot_dir: Path | None, clean: bool
+          ) -> AdbDevice:
+    """The device as it is, except that an emulator holding a snapshot named after the
+    configuration (`bmoca avd build`) is loaded from it, and with `clean` one without it
+    is reset into the configuration (`provision.reset`). `snapshot_dir` is the
+    simulator's; a real device keeps its snapshots itself."""
+    if target != "adb" and not target.startswith("adb:"):
+        raise ValueError(f"an adb target is adb, adb:SERIAL or adb:HOST:PORT, not {target!r}")
+    device = open_adb(target)
+    if config is not None and device.serial.startswith("emulator-"):
+        try:
+            names = device.snapshots()
+        except DeviceError:
+            names = []
+        if config.id in names:
+            device.snapshot_load(config.id)
+        elif clean:
+            from bmoca.device.provision import reset
+
+            reset(device, config)
+    return device
+
+
+BACKEND = Backend(_open)
+"""`adb`, `adb:SERIAL`, `adb:HOST:PORT` (the `bmoca.devices` entry point `adb`)."""

@@ -9,8 +9,10 @@ short, damaged or rewritten by anyone without the key is made again, and a direc
 cannot be written (or whose key is not this user's own) costs only the saving.
 
 `BMOCA_DATA_CACHE=off` (or 0, no, false) turns this cache off, a path moves it (default:
-`~/.cache/bmoca/data` on Linux). The rendered images have their own directory and switch
-(`bmoca.sim.render.disk_cache`, `BMOCA_ASSET_CACHE`).
+`~/.cache/bmoca/data` on Linux). This module is bmoca's one disk cache: the rendered
+images keep their entries here too, in their own directory and with their own switch
+(`bmoca.sim.render.disk_cache`, `BMOCA_ASSET_CACHE`), and so do the LLM agents' answers
+(`bmoca.agents.llm.cache`, `BMOCA_LLM_CACHE`).
 
 Entries are named by the code that makes them, so every upgrade or edit of that code
 writes new ones and the old ones are never read again. Each directory is therefore kept
@@ -18,6 +20,10 @@ under `BMOCA_CACHE_MB` megabytes (256 by default): the first process that writes
 directory past it deletes the entries used least recently (an entry read is marked used
 at most once a day) until three quarters of it is left. Only files named as entries are
 touched, so a directory shared with other files loses none of them.
+
+One file per entry, not a database: `diskcache` was measured slower for what a cold start
+does (import, open, about 46 reads; `benchmarks/cache_store.py`), its SQLite open alone
+costing more than the reads.
 """
 
 from __future__ import annotations

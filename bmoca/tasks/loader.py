@@ -1,7 +1,9 @@
 """Read and validate task files: YAML lists of tasks, one file per app.
 
-Every error names the file, the task and the field, so a broken file can be fixed
-without reading this code.
+Each entry is validated against the task-file JSON Schema (`bmoca.tasks.schema`), then
+for what a schema cannot say (detector regexes, plan stages' arguments, dates, pushed
+files). Every error is one line naming the file, the task and the field, so a broken file
+can be fixed without reading this code.
 """
 
 from __future__ import annotations
@@ -13,16 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from bmoca.formats import yamlload
-from bmoca.tasks import experts
+from bmoca.tasks import experts, schema
 from bmoca.tasks.detectors import DetectorError, parse
-from bmoca.tasks.spec import CATEGORIES, SetupStep, Task, TaskError
+from bmoca.tasks.schema import OPTIONAL, REQUIRED, SETUP_KINDS
+from bmoca.tasks.spec import SetupStep, Task, TaskError
 
-REQUIRED = ("id", "app", "category", "instruction", "step_limit", "success")
-OPTIONAL = ("setup", "expert", "representative", "reference", "version")
-SETUP_KINDS = {
-    "clock": ("at",), "setting": ("namespace", "key", "value"), "shell": ("cmd",),
-    "push": ("file", "to"),
-}
+__all__ = ["OPTIONAL", "REQUIRED", "SETUP_KINDS", "load_file", "read_data_file",
+           "task_from_entry"]
 
 
 def _define_loaders() -> tuple[type, type]:
@@ -70,18 +69,22 @@ def load_file(path: str | Path, *, cached: bool = False) -> list[Task]:
     """The tasks of a task file; `cached`: one of the suite's (see `yamlload.load`)."""
     path = Path(path)
     try:
-        data = yamlload.load(path.read_text("utf-8"), f"{__name__}:_FastYamlLoader",
-                             f"{__name__}:_YamlLoader", cached=cached)
+        text = path.read_text("utf-8")
+        data = yamlload.load(text, f"{__name__}:_FastYamlLoader", f"{__name__}:_YamlLoader",
+                             cached=cached)
     except (OSError, yamlload.yaml_error()) as exc:
         raise TaskError(f"{path}: cannot read task file: {exc}") from None
     if not isinstance(data, list):
         raise TaskError(f"{path}: expected a list of tasks at the top level")
-    tasks = [_task(path, i, entry) for i, entry in enumerate(data)]
+    known = cached and schema.known_valid(text)  # the suite's, validated by an earlier process
+    tasks = [_task(path, i, entry, checked=known) for i, entry in enumerate(data)]
     seen: set[str] = set()
     for task in tasks:
         if task.id in seen:
             raise TaskError(f"{path}: task {task.id}: duplicate id")
         seen.add(task.id)
+    if cached and not known:
+        schema.mark_valid(text)
     return tasks
 
 
@@ -92,28 +95,14 @@ def task_from_entry(path: Path, entry: Mapping[str, Any], family: str = "") -> T
     return dataclasses.replace(task, family=family) if family else task
 
 
-def _task(path: Path, index: int, entry: Any) -> Task:
+def _task(path: Path, index: int, entry: Any, *, checked: bool = False) -> Task:
+    """A task from an entry; `checked`: the entry is known to fit the schema."""
     where = f"{path}: task #{index}"
-    if not isinstance(entry, Mapping):
-        raise TaskError(f"{where}: expected a mapping, got {type(entry).__name__}")
-    if isinstance(entry.get("id"), str):
+    if isinstance(entry, Mapping) and isinstance(entry.get("id"), str):
         where = f"{path}: task {entry['id']}"
-    missing = [f for f in REQUIRED if f not in entry]
-    if missing:
-        raise TaskError(f"{where}: missing field(s) {', '.join(missing)}")
-    unknown = sorted(set(entry) - set(REQUIRED) - set(OPTIONAL))
-    if unknown:
-        raise TaskError(f"{where}: unknown field(s) {', '.join(unknown)}; "
-                        f"fields are {', '.join(REQUIRED + OPTIONAL)}")
-    for name in ("id", "app", "instruction"):
-        if not isinstance(entry[name], str) or not entry[name].strip():
-            raise TaskError(f"{where}: field {name}: expected a non-empty string")
-    if entry["category"] not in CATEGORIES:
-        raise TaskError(f"{where}: field category: {entry['category']!r} is not one of "
-                        f"{', '.join(CATEGORIES)}")
+    if not checked:
+        schema.check(where, entry)
     limit = entry["step_limit"]
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-        raise TaskError(f"{where}: field step_limit: expected a positive integer, got {limit!r}")
     try:
         success = parse(entry["success"], "success")
     except DetectorError as exc:
@@ -125,15 +114,8 @@ def _task(path: Path, index: int, entry: Any) -> Task:
         except experts.PlanError as exc:
             raise TaskError(f"{where}: field {exc}") from None
     representative = entry.get("representative", False)
-    if not isinstance(representative, bool):
-        raise TaskError(f"{where}: field representative: expected true or false")
     version = entry.get("version", 2)
-    if version not in (1, 2) or isinstance(version, bool):
-        raise TaskError(f"{where}: field version: expected 1 (the paper's first version only) "
-                        f"or 2 (the release), got {version!r}")
     reference = entry.get("reference") or {}
-    if not isinstance(reference, Mapping):
-        raise TaskError(f"{where}: field reference: expected a mapping")
     return Task(
         id=entry["id"], app=entry["app"], category=entry["category"],
         instruction=entry["instruction"], step_limit=limit, success=success,
@@ -145,20 +127,11 @@ def _task(path: Path, index: int, entry: Any) -> Task:
 
 
 def _setup(where: str, index: int, step: Any, data_dir: Path) -> SetupStep:
+    """A set-up step the schema has checked the shape of: one kind, its fields."""
     field = f"{where}: field setup[{index}]"
-    if not isinstance(step, Mapping) or len(step) != 1:
-        raise TaskError(f"{field}: expected a one-key mapping ({', '.join(SETUP_KINDS)})")
     (kind, body), = step.items()
-    if kind not in SETUP_KINDS:
-        raise TaskError(f"{field}: unknown step {kind!r}; steps are {', '.join(SETUP_KINDS)}")
     names = SETUP_KINDS[kind]
     args = dict(body) if isinstance(body, Mapping) else {names[0]: body}
-    missing = [n for n in names if n not in args]
-    extra = sorted(set(args) - set(names))
-    if missing or extra:
-        raise TaskError(f"{field}.{kind}: expected fields {', '.join(names)}"
-                        + (f"; missing {', '.join(missing)}" if missing else "")
-                        + (f"; unknown {', '.join(extra)}" if extra else ""))
     if kind == "clock":
         at = args["at"]
         if isinstance(at, str):
