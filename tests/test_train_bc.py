@@ -209,6 +209,8 @@ def test_reference_arch_trains_and_evaluates_from_the_command_line(demo_dir, tmp
     assert checkpoint.is_file() and "samples_per_s" in result.output
     saved = torch.load(checkpoint, weights_only=True)
     assert saved["config"]["arch"] == "reference" and "text_encoder" not in saved["config"]
+    assert saved["config"]["text_config"]["hidden_size"] == 384  # MiniLM-L6's, self-described
+    assert any(k.startswith("text.model.") for k in saved["state"])
     run = tmp_path / "run"
     result = CliRunner().invoke(app, ["eval", "--agent", f"bc:{checkpoint}", "--tasks",
                                       "settings/turn_on_wifi,settings/turn_off_wifi",

@@ -116,7 +116,11 @@ def train_bc(
         dataset = StepDataset(demos, tasks=task_ids, config_ids=config_ids)
         model: dict = {} if positions is None else {"positions": positions}
         if arch == "reference":
-            if text_encoder != RANDOM_TEXT_ENCODER:  # random: the config's sizes, no path
+            if text_encoder == RANDOM_TEXT_ENCODER:  # sizes kept in the checkpoint's config
+                from bmoca.train.models import MINILM_L6
+
+                model["text_config"] = dict(MINILM_L6)
+            else:
                 model["text_encoder"] = text_encoder or default_text_encoder()
             if visual_weights:
                 model["visual_weights"] = visual_weights
