@@ -19,14 +19,8 @@ from bmoca.train.models import build_policy
 
 
 def speed(arch: str, steps: int, batch: int) -> float:
-    text_config = None
-    if arch == "reference":
-        import transformers
-
-        text_config = transformers.BertConfig(hidden_size=384, num_hidden_layers=6,
-                                              num_attention_heads=12, intermediate_size=1536)
     torch.manual_seed(0)
-    policy = build_policy({"arch": arch}, text_config=text_config).train()
+    policy = build_policy({"arch": arch}).train()  # reference: MiniLM-L6's sizes, no weights
     optimiser = torch.optim.AdamW([p for p in policy.parameters() if p.requires_grad])
     pixels = torch.rand(batch, 3, 256, 128)
     goals = [f"Goal: task {i % 15}" for i in range(batch)]

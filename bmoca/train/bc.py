@@ -73,7 +73,6 @@ def _loss(policy: Policy, batch: dict[str, Any], device: torch.device) -> torch.
 
 
 def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None,
-          text_config: Any = None,
           on_step: Callable[[int, float], None] | None = None,
           checkpointing: Checkpointing | None = None) -> tuple[Policy, Result]:
     """Train a policy on `data` for `settings.steps` minibatches; returns it and the losses.
@@ -88,7 +87,7 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
     torch.manual_seed(settings.seed)  # weight initialisation; the sampler has its own seed
     if policy is None:
         config = {**new_config(settings.arch, settings.action), **settings.model}
-        policy = build_policy(config, text_config=text_config)
+        policy = build_policy(config)
     policy.to(device)
     params = [p for p in policy.parameters() if p.requires_grad]
     optimiser = torch.optim.AdamW(params, lr=settings.lr, weight_decay=settings.weight_decay)
@@ -122,7 +121,7 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
         schedule.step()
         losses.append(float(loss.detach()))
         if checkpointing and checkpointing.due(step + 1, settings.steps):
-            checkpointing.write({"step": step + 1, "model": _weights(policy),
+            checkpointing.write({"step": step + 1, "model": policy.weights(),
                                  "optimizer": optimiser.state_dict(),
                                  "scheduler": schedule.state_dict(),
                                  "scaler": scaler.state_dict(), "losses": losses,
@@ -134,18 +133,13 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
     return policy, Result(losses, seconds, (len(losses) - first) * settings.batch_size)
 
 
-def _weights(policy: Policy) -> dict[str, torch.Tensor]:
-    """The trainable state: a frozen Hugging Face text encoder is loaded from its path."""
-    return {k: v for k, v in policy.state_dict().items() if not k.startswith("text.model.")}
-
-
 def save(policy: Policy, path: str | Path, settings: Settings | None = None,
          extra: dict[str, Any] | None = None) -> Path:
     """Write weights and config to `path` (parents created); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"format": FORMAT, "version": 1, "config": policy.config,
-                "state": _weights(policy),
+                "state": policy.weights(),
                 "settings": asdict(settings) if settings else None, "extra": extra or {}},
                path)
     return path
@@ -165,7 +159,7 @@ def _refusal(exc: Exception) -> str:
     return first[:160]
 
 
-def load(path: str | Path, *, text_config: Any = None) -> Policy:
+def load(path: str | Path) -> Policy:
     """The policy stored in a checkpoint, in eval mode."""
     path = Path(path)
     if not path.is_file():
@@ -176,9 +170,9 @@ def load(path: str | Path, *, text_config: Any = None) -> Policy:
         raise TrainError(f"{path}: not a bmoca checkpoint ({_refusal(exc)})") from None
     if not isinstance(saved, dict) or saved.get("format") != FORMAT:
         raise TrainError(f"{path}: not a bmoca BC checkpoint")
-    policy = build_policy(saved["config"], text_config=text_config)
+    policy = build_policy(saved["config"])
     missing, unexpected = policy.load_state_dict(saved["state"], strict=False)
-    missing = [k for k in missing if not k.startswith("text.model.")]
+    missing = [k for k in missing if k not in policy.weights()]
     if missing or unexpected:
         raise TrainError(f"{path}: weights do not match the config (missing {missing[:3]}, "
                          f"unexpected {unexpected[:3]})")

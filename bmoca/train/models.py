@@ -3,10 +3,13 @@
 Two architectures share one policy class (`Policy`):
 
 - `reference`: B-MoCA's (§6.6): EfficientNet-b0 (torchvision; ImageNet weights if the
-  user passes them, from scratch otherwise) whose 8x4 feature map gives 32 image tokens
-  through a linear adapter, a frozen Hugging Face text encoder for the goal (default
-  all-MiniLM-L6-v2 from a local path), one-head cross-attention with the text tokens as
-  query, mean pooling, a 1024-1024-N MLP head (N = 385 discrete, 4 dual gesture).
+  user passes a local file, from scratch otherwise) whose 8x4 feature map gives 32 image
+  tokens through a linear adapter, a frozen Hugging Face text encoder for the goal
+  (`text_encoder`: a local directory, e.g. the all-MiniLM-L6-v2 weights; without one,
+  `text_config`: a BERT built from a config, MiniLM-L6's sizes by default, randomly
+  initialised and stored in the checkpoint, since nothing is ever downloaded), one-head
+  cross-attention with the text tokens as query, mean pooling, a 1024-1024-N MLP head
+  (N = 385 discrete, 4 dual gesture).
 - `small`: a 4-layer CNN with the same 32 tokens and a trainable hashed bag-of-words goal
   encoder, with a residual around the attention, small enough to train on a CPU in minutes.
 
@@ -28,12 +31,17 @@ from typing import Any
 import torch
 from torch import nn
 
-__all__ = ["ARCHITECTURES", "HashGoalEncoder", "HFGoalEncoder", "Policy", "build_policy", "new_config"]
+__all__ = ["ARCHITECTURES", "MINILM_L6", "HashGoalEncoder", "HFGoalEncoder", "Policy",
+           "build_policy", "new_config"]
 
 ARCHITECTURES = ("small", "reference")
 OUTPUTS = {"discrete": 385, "dual_gesture": 4}
 TOKENS = 32  # the 8x4 feature map's cells
 _WORD = re.compile(r"[a-z0-9:']+")
+MINILM_L6 = {"vocab_size": 30522, "hidden_size": 384, "num_hidden_layers": 6,
+             "num_attention_heads": 12, "intermediate_size": 1536,
+             "max_position_embeddings": 512}
+"""all-MiniLM-L6-v2's BERT sizes: the text encoder built when no local weights are given."""
 
 
 class HashGoalEncoder(nn.Module):
@@ -59,11 +67,14 @@ class HashGoalEncoder(nn.Module):
 
 
 class HFGoalEncoder(nn.Module):
-    """A frozen Hugging Face encoder (token states and padding mask), from a local path or
-    from a `transformers` config (tests build a tiny one; nothing is downloaded).
-    Embeddings are cached per goal: a task has one goal, so each is encoded once."""
+    """A frozen Hugging Face encoder (token states and padding mask), from a local
+    directory (`path`, with its tokenizer) or, without one, a BERT built from `config`
+    (BertConfig keyword arguments) with random weights and hashed word ids: nothing is
+    downloaded. `stored` says whether a checkpoint must carry the weights (a config-built
+    encoder cannot be loaded from anywhere else). Embeddings are cached per goal: a task
+    has one goal, so each is encoded once."""
 
-    def __init__(self, path: str | None = None, *, config: Any = None,
+    def __init__(self, path: str | None = None, *, config: dict[str, Any] | None = None,
                  max_length: int = 64) -> None:
         super().__init__()
         try:
@@ -71,13 +82,15 @@ class HFGoalEncoder(nn.Module):
         except ImportError:
             raise ImportError("the reference architecture's text encoder needs "
                               "transformers: pip install -e '.[train]'") from None
-        if config is not None:
-            self.model = transformers.AutoModel.from_config(config)
-            self.tokenizer = None
-        else:
+        if path:
             self.model = transformers.AutoModel.from_pretrained(path, local_files_only=True)
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(
                 path, local_files_only=True)
+        else:
+            self.model = transformers.BertModel(transformers.BertConfig(
+                **(config or MINILM_L6)), add_pooling_layer=False)
+            self.tokenizer = None
+        self.stored = not path
         self.model.requires_grad_(False).eval()
         self.dim = int(self.model.config.hidden_size)
         self.max_length = max_length
@@ -161,7 +174,7 @@ class EfficientNetB0(nn.Module):
 class Policy(nn.Module):
     """pixels (B, 3, 256, 128) in [0, 1] and goals (list of str) -> logits (B, N)."""
 
-    def __init__(self, config: dict[str, Any], *, text_config: Any = None) -> None:
+    def __init__(self, config: dict[str, Any]) -> None:
         super().__init__()
         self.config = dict(config)
         arch, action = config["arch"], config.get("action", "discrete")
@@ -177,7 +190,8 @@ class Policy(nn.Module):
         else:
             dim, hidden = config.get("dim", 384), config.get("hidden", 1024)
             self.visual = EfficientNetB0(config.get("visual_weights"))
-            self.text = HFGoalEncoder(config.get("text_encoder"), config=text_config)
+            self.text = HFGoalEncoder(config.get("text_encoder"),
+                                      config=config.get("text_config"))
             self.residual = False
         self.adapter = nn.Linear(self.visual.dim, dim)
         if config.get("positions", False):
@@ -211,9 +225,17 @@ class Policy(nn.Module):
         pooled = (attended * keep).sum(1) / keep.sum(1).clamp(min=1.0)
         return self.head[:-1](pooled)
 
+    def weights(self) -> dict[str, torch.Tensor]:
+        """The state a checkpoint stores: all of it, less a frozen text encoder that is
+        loaded from its local directory."""
+        state = self.state_dict()
+        if isinstance(self.text, HFGoalEncoder) and not self.text.stored:
+            state = {k: v for k, v in state.items() if not k.startswith("text.model.")}
+        return state
 
-def build_policy(config: dict[str, Any], *, text_config: Any = None) -> Policy:
-    return Policy(config, text_config=text_config)
+
+def build_policy(config: dict[str, Any]) -> Policy:
+    return Policy(config)
 
 
 def new_config(arch: str = "small", action: str = "discrete") -> dict[str, Any]:
