@@ -221,7 +221,9 @@ class Ui(Detector):
     matches: str | None = None
     strip_spaces: bool = False
     """Compare with spaces removed (the dialer's contact name vs. a formatted number)."""
-    count: int | None = None
+    count: int | str | None = None
+    """Exactly this many elements must be picked; a digit string (a family's filled-in
+    placeholder) is read as its number."""
 
     def __post_init__(self) -> None:
         # a UI attribute is text: a number written in YAML (or a family's placeholder that
