@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from bmoca.bytecache import byte_lru
 from bmoca.sim.render import app_icons, disk_cache, icons
 from bmoca.sim.render.text import get_text_renderer
 from bmoca.sim.render.wallpaper import WALLPAPERS, decode
@@ -21,6 +22,8 @@ from bmoca.sim.ui.theme import Theme, theme
 from bmoca.sim.ui.view import Box, View
 
 WALLPAPER_PATH = "/data/system/users/0/wallpaper"
+SHADOW_CACHE_BYTES = 16 << 20
+"""Shadows kept, in bytes: a shadow is as big as its surface (a card, a sheet, a dialog)."""
 
 
 def _default_wallpaper(width: int, height: int) -> Image.Image:
@@ -29,7 +32,7 @@ def _default_wallpaper(width: int, height: int) -> Image.Image:
     return generate("00_default", width, height)
 
 
-@lru_cache(maxsize=128)
+@byte_lru(SHADOW_CACHE_BYTES)
 def elevation_shadow(width: int, height: int, radius: int, elevation_px: int
                      ) -> tuple[Image.Image, int, int]:
     """Material's shadow of a surface raised `elevation_px`: a soft key shadow below it
@@ -54,7 +57,7 @@ _LEVELS = Image.merge("RGB", [Image.frombytes("L", (256, 1), bytes(range(256)))]
 """Every byte value, once in each band."""
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=64)  # 64 tables of 768 small ints: under 0.5 MB
 def blend_table(color: tuple[int, int, int], alpha: int) -> list[int]:
     """`Image.blend(region, <color>, alpha / 255)` as a `point` table: blend works byte by
     byte, so blending each of the 256 values once gives exactly what it gives any region."""
