@@ -80,6 +80,7 @@ def soak(steps: int, observations: list[str], actions: list[str], config_ids: li
             print("ERROR", errors[-1], flush=True)
         episodes += 1
     elapsed = time.perf_counter() - started
+    pool.close()
     return {"steps": done, "episodes": episodes, "invalid_actions": invalid,
             "exceptions": len(errors), "errors": errors[:20], "elapsed_s": round(elapsed, 1),
             "steps_per_s": round(done / elapsed, 1), "observations": observations,
