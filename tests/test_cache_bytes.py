@@ -19,7 +19,7 @@ from bmoca.assets import wallpapers
 from bmoca.bytecache import ByteLRU, approx_bytes
 from bmoca.env import observations
 from bmoca.eval import targets
-from bmoca.formats import hierarchy
+from bmoca.formats import hierarchy, shared_prefs
 from bmoca.sim.apps.snapseed import photo
 from bmoca.sim.render import app_icons, icons, images, painter, text
 from bmoca.sim.shell import session
@@ -149,3 +149,14 @@ def test_the_measure_cache_starts_again_past_its_budget_in_bytes() -> None:
         peak = max(peak, cache.nbytes)
         assert len(cache.nodes) < 400
     assert BUDGET < peak <= BUDGET + 3 * (sizes.NODE_BYTES + 2100), "one run past, at most"
+
+
+def test_the_shared_prefs_files_kept_hold_no_more_than_their_budget(monkeypatch) -> None:
+    """Prefs files written lately are kept to read back without XML: a typed text makes
+    a file of any size, so what they hold is bounded too."""
+    monkeypatch.setattr(shared_prefs, "WRITTEN_BYTES", BUDGET)
+    for n in range(40):
+        raw = shared_prefs.dump({"note": f"{n} " + "x" * 20_000, "count": n})
+        assert shared_prefs.written_bytes <= BUDGET
+        assert shared_prefs.parse(raw)["count"] == n
+    assert len(shared_prefs._WRITTEN) < 40
