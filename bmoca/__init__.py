@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-SUBMODULES = ("agents", "cli", "configs", "demos", "device", "env", "eval", "formats", "sim",
-              "tasks", "train")
+SUBMODULES = ("agents", "cli", "configs", "demos", "device", "env", "eval", "formats", "hubs",
+              "sim", "tasks", "train")
 
 
 def _preset(config_id: str):

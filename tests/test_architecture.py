@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # training reads demonstrations; the agents load what it trains (bc:CHECKPOINT)
     ("bmoca.train",),
     ("bmoca.agents",),
+    ("bmoca.hubs",),  # the tasks as RL hubs' environments, prompted as the LLM agents are
     ("bmoca.eval", "bmoca.demos.generate"),
     ("bmoca.ui",),  # the web page plays, records and browses runs: above eval, below cli
     ("bmoca.cli", "bmoca.__main__"),  # `python -m bmoca` is the command line

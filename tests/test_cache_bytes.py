@@ -21,7 +21,9 @@ from bmoca.env import observations
 from bmoca.eval import targets
 from bmoca.formats import hierarchy, shared_prefs
 from bmoca.sim.apps.snapseed import photo
-from bmoca.sim.render import app_icons, icons, images, painter, text
+from bmoca.sim.apps.walmart import images as walmart_images
+from bmoca.sim.apps.wikipedia import images as wikipedia_images
+from bmoca.sim.render import app_icons, icons, images, painter, scenes, text, widgets
 from bmoca.sim.shell import session
 from bmoca.sim.ui import sizes
 from bmoca.sim.ui.view import column
@@ -84,6 +86,17 @@ FILLERS: dict[str, tuple[ByteLRU, Callable[[int], object]]] = {
     "shell line": (session._parsed,
                    lambda n: session._parsed(f"echo {n} " + "a" * 3000)),
     "family instance": (families._instance, lambda n: _FAMILY.instance(n)),
+    "shape sprite": (painter.shape_sprite,
+                     lambda n: painter.shape_sprite("round", 50 + n, 40, 8, (9, 9, 9), None)),
+    "scene": (scenes.scene, lambda n: scenes.scene(n, 60, 40)),
+    "gradient ring": (widgets.gradient_ring,
+                      lambda n: widgets.gradient_ring(40 + n, 3, widgets.INSTAGRAM_RING)),
+    "wikipedia lead image": (wikipedia_images._scaled,
+                             lambda n: wikipedia_images._scaled("Earth", 60 + n, 40)),
+    "wikipedia wordmark": (wikipedia_images.wordmark,
+                           lambda n: wikipedia_images.wordmark(20 + n, (0, 0, 0))),
+    "walmart product": (walmart_images.product_image,
+                        lambda n: walmart_images.product_image("banana", 30 + n)),
     "derived configuration": (configs.derived,  # an id names any number of changes
                               lambda n: configs.derived(_CONFIG + "+dark_theme=true" * (n + 1))),
 }
@@ -160,3 +173,14 @@ def test_the_shared_prefs_files_kept_hold_no_more_than_their_budget(monkeypatch)
         assert shared_prefs.written_bytes <= BUDGET
         assert shared_prefs.parse(raw)["count"] == n
     assert len(shared_prefs._WRITTEN) < 40
+
+
+def test_the_label_shadows_kept_hold_no_more_than_their_budget(monkeypatch) -> None:
+    monkeypatch.setattr(painter, "LABEL_SHADOWS_BYTES", BUDGET)
+    painter._SHADOWS.clear()
+    monkeypatch.setattr(painter, "_shadows_held", 0)
+    sprites = [Image.new("RGBA", (100 + n, 40), (0, 0, 0, 255)) for n in range(40)]
+    for sprite in sprites:
+        painter._shadow(sprite, 3)
+        assert painter._shadows_held <= BUDGET
+    assert 0 < len(painter._SHADOWS) < len(sprites)

@@ -124,15 +124,17 @@ def test_typing_on_the_on_screen_keyboard(device):
     width, height = device.screen_size()
     device.swipe(width // 2, int(height * 0.8), width // 2, int(height * 0.2), 300)
     tap_on(device, resource_id="com.google.android.apps.nexuslauncher:id/search_container_all_apps")
-    # Gboard's QWERTY rows: row 0 is q..p, row 1 a..l; each key spans a tenth of the width
+    # Gboard: the 44 dp suggestion strip, then the QWERTY rows (row 0 q..p, row 1 a..l;
+    # each key a tenth of the width) in what is left of the 6 dp-padded keyboard
+    dp = 440 / 160
     key_w = width / 10
-    nav = round(48 * 440 / 160)
-    app_h = height - round(24 * 440 / 160) - nav
+    nav = round(48 * dp)
+    app_h = height - round(24 * dp) - nav
     kb_top = height - nav - int(app_h * 0.40)
-    row_h = int(app_h * 0.40) / 4
-    y_row0 = int(kb_top + row_h * 0.5) + 4
-    device.tap(int(key_w * 7.5), y_row0)  # "i"
-    device.tap(int(key_w * 1.5), int(kb_top + row_h * 1.5))  # "s" (row 1 is inset by half a key)
+    keys_top = kb_top + round(6 * dp) + round(44 * dp)
+    row_h = (int(app_h * 0.40) - 2 * round(6 * dp) - round(44 * dp)) / 4
+    device.tap(int(key_w * 7.5), int(keys_top + row_h * 0.5))  # "i"
+    device.tap(int(key_w * 1.5), int(keys_top + row_h * 1.5))  # "s" (row 1 is inset by half a key)
     field = nodes(device.dump_hierarchy(),
                   resource_id="com.google.android.apps.nexuslauncher:id/search_container_all_apps")[0]
     assert field.get("text") == "is"
@@ -329,3 +331,24 @@ def test_settings_search_finds_pages(device):
     assert "Bluetooth" in titles
     tap_on(device, text="Bluetooth")
     assert "BluetoothDashboardFragment" in logcat(device, "SettingsActivity:D")
+
+
+def test_gboard_suggests_completions_and_a_tap_takes_one(device):
+    """Gboard's strip (above the keys; the keyboard's window is not in the app's dump):
+    while a word is typed, its middle slot holds the best completion, and a tap on it
+    replaces the word, with a space."""
+    field_id = "com.google.android.apps.nexuslauncher:id/search_container_all_apps"
+    width, height = device.screen_size()
+    device.swipe(width // 2, int(height * 0.8), width // 2, int(height * 0.2), 300)
+    tap_on(device, resource_id=field_id)
+    dp = 440 / 160
+    nav = round(48 * dp)
+    app_h = height - round(24 * dp) - nav
+    strip_y = height - nav - int(app_h * 0.40) + round(6 * dp) + round(22 * dp)
+    device.shell("input text wik")
+    device.tap(width // 2, strip_y)
+    assert nodes(device.dump_hierarchy(), resource_id=field_id)[0].get("text") == "wikipedia "
+    device.shell("input text ca")
+    device.tap(width * 5 // 6, strip_y)  # the right slot: the second completion
+    assert nodes(device.dump_hierarchy(), resource_id=field_id)[0].get("text") == \
+        "wikipedia call "

@@ -176,3 +176,18 @@ def test_calendar_in_other_languages_and_themes(locale, dark, title):
     fab = bounds(nodes(xml, resource_id="com.google.android.calendar:id/floating_action_button")[0])
     assert (fab[0] < 540) == locale.startswith("ar")
     assert (device.screenshot()[1200, 540].mean() < 80) == dark
+
+
+def test_the_camera_preview_and_the_map_are_the_same_in_every_language():
+    """A camera preview shows the scene, a map the ground: neither is laid out right to
+    left in Arabic (the bars around them are), so their pixels match English's."""
+    def region(locale: str, package: str, box: tuple[int, int, int, int]):
+        device = connect("sim", DeviceConfig(locale=locale))
+        launch(device, package)
+        left, top, right, bottom = box
+        return device.screenshot()[top:bottom, left:right]
+
+    for package, box in (("com.android.camera2", (0, 300, 1080, 1400)),
+                         ("com.google.android.apps.maps", (0, 700, 1080, 1300))):
+        english, arabic = region("en-US", package, box), region("ar-EG", package, box)
+        assert (english != arabic).any(axis=2).mean() < 0.01, package

@@ -61,3 +61,32 @@ def test_settings_renders_in_complex_scripts(locale):
     assert nodes(device.dump_hierarchy(), text=title)
     image = device.screenshot()
     assert image.shape == (2160, 1080, 3) and image[200:600].std() > 5
+
+
+def test_only_walmart_ships_some_languages_and_it_is_english_elsewhere():
+    from bmoca.sim.i18n import languages_of_app_strings
+
+    assert languages_of_app_strings() == {"walmart": ("en-US", "es-US")}
+    assert strings("de-DE").get("wm.nav.shop") == "Shop"
+    assert strings("es-US").get("wm.nav.shop") == "Comprar"
+
+
+@pytest.mark.parametrize("locale, expected", [
+    # ICU's Chinese collation: Han by pinyin (dì 地, diàn 电, jì 计, rì 日, shè 设, shí 时 ...),
+    # Han before Latin
+    ("zh-Hans-CN", ["地图", "电话", "计算器", "日历", "设置", "时钟", "通讯录", "文件", "相册",
+                    "相机", "信息", "Chrome", "Gmail"]),
+    # ICU's Japanese: Latin, kana by sound, then kanji in JIS X 0208 order (by reading:
+    # 時 ji, 設 setsu, 電 den, 連 ren)
+    ("ja-JP", ["Chrome", "カメラ", "カレンダー", "ファイル", "フォト", "マップ", "時計", "設定",
+               "電卓", "電話", "連絡帳"]),
+])
+def test_the_app_drawer_sorts_han_as_icu_does(locale, expected):
+    from bmoca.device import DeviceConfig, connect
+
+    device = connect("sim", DeviceConfig(locale=locale))
+    width, height = device.screen_size()
+    device.swipe(width // 2, int(height * 0.8), width // 2, int(height * 0.2), 300)
+    labels = [n.get("text") for n in nodes(device.dump_hierarchy(),
+                                           resource_id="com.google.android.apps.nexuslauncher:id/icon")]
+    assert [label for label in labels if label in expected] == expected

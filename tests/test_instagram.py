@@ -201,3 +201,30 @@ def test_other_right_paths():
     assert profile.is_successful(device, start).ok is True
     device.press("back")
     assert opened.is_successful(device, start).ok is True
+
+
+def test_a_story_avatar_cut_by_the_screen_edge_stays_round_in_a_gradient_ring():
+    """The last story in the row runs off the screen's right edge: what shows of it is the
+    clipped circle (white above its shoulder, not a square corner of avatar colour), and
+    the unseen-story ring runs Instagram's gradient (orange at the bottom-left, purple at
+    the top-right), not one colour."""
+    device = launch(ALIAS, "train_env_002")
+    xml = device.dump_hierarchy()
+    image = device.screenshot().astype(int)
+    width = image.shape[1]
+    rings = [bounds(n) for n in nodes(xml, **{"class": "android.widget.ImageView"})
+             if bounds(n)[3] - bounds(n)[1] == 198]  # 72 dp at 440 dpi: the ringed stories
+    assert len(rings) >= 2
+    left, top, right, bottom = rings[-1]
+    assert right == width  # cut by the screen edge
+    corner = image[top + 3, width - 3]
+    assert corner.min() > 240, corner  # the row's white background
+    middle = image[(top + bottom) // 2, left + 40]
+    assert middle.max() - middle.min() > 60  # the avatar's colour further in
+    left, top, right, bottom = rings[0]
+    r = (right - left) / 2
+    d = int(r * 0.7071) - 3  # on the ring, at 45 degrees
+    cx, cy = (left + right) // 2, (top + bottom) // 2
+    bottom_left, top_right = image[cy + d, cx - d], image[cy - d, cx + d]
+    assert bottom_left[1] > top_right[1] + 40  # yellow-orange (more green) ...
+    assert top_right[2] > bottom_left[2] + 60  # ... to purple (more blue)

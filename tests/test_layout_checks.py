@@ -13,7 +13,7 @@ import pytest
 from bmoca import configs, tasks
 from bmoca.eval.layout_sweep import display_matrix, expert_frame_issues, screen_issues
 from bmoca.sim.render.layout_check import check_frame
-from bmoca.sim.render.text import get_text_renderer
+from bmoca.sim.render.text import get_text_renderer, line_height
 from bmoca.sim.screens import SCREENS
 from bmoca.sim.system.windows import Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
@@ -26,9 +26,9 @@ SCREEN = (0, 0, 1080, 2160)
 def _frame(root: View, locale: str = "en-US", density: int = 440) -> Frame:
     renderer = get_text_renderer()
     layout = Layout(density, 1.0, False,
-                    lambda t, size, weight: renderer.measure(t, size, weight, locale),
-                    lambda t, size, weight, width, lines: len(
-                        renderer.wrap(t, size, weight, locale, width, lines)))
+                    lambda t, size, weight, pad: renderer.measure(t, size, weight, locale, pad),
+                    lambda t, size, weight, width, lines, pad: renderer.height(
+                        t, size, weight, locale, width, lines, pad))
     layout.run(root, SCREEN, ScrollState())
     return Frame([Window("app", "test", root, SCREEN)], layout, None, 0, 0)
 
@@ -116,7 +116,7 @@ def test_rows_grow_with_their_wrapped_text():
     size = frame.layout.sp(14)
     lines = renderer.wrap(long, size, 400, "en-US", summary.bounds[2] - summary.bounds[0], 4)
     assert len(lines) >= 2
-    assert summary.bounds[3] - summary.bounds[1] == len(lines) * renderer.line_height(size)
+    assert summary.bounds[3] - summary.bounds[1] == line_height(size, len(lines))
     assert labels.bounds[3] >= summary.bounds[3]
     assert check_frame(frame, SCREEN[2:], "en-US", LIGHT.text) == []
 

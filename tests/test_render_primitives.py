@@ -66,9 +66,23 @@ def test_measure_grows_with_length(r: TextRenderer) -> None:
     widths = [r.measure(s, 40)[0] for s in ("S", "Set", "Settings", "Settings and more")]
     assert widths == sorted(widths) and len(set(widths)) == len(widths)
     assert all(r.measure(s, 40)[1] == line_height(40) for s in ("S", "Settings"))
-    assert line_height(40) == round(40 * 1.17)
+    # Android's TextView pads the text to Roboto's top and bottom (includeFontPadding):
+    # floor(-1.056 * 40) = -43 to ceil(0.271 * 40) = 11, not the 1.17 em of ascent + descent
+    assert line_height(40) == 54
+    # a second line adds ascent + descent: round(37.1) + round(9.8)
+    assert line_height(40, 2) == 54 + 47 == r.measure("Settings\nand more", 40)[1]
     hi = r.measure("सेटिंग्स और नेटवर्क", 40, locale="hi-IN")
-    assert hi[1] == line_height(40)  # same line box for every script
+    assert hi[1] == line_height(40)  # one line: the paint's padding, for every script
+
+
+def test_cjk_lines_are_taller_past_the_first(r: TextRenderer) -> None:
+    """fallbackLineSpacing: a line in Noto Sans CJK is as tall as its hhea extent (1.16 +
+    0.288 em) where it meets another line; a lone line keeps the paint's (Roboto's) padding."""
+    zh = "\u8bbe\u7f6e\u548c\u7f51\u7edc"
+    assert r.measure(zh, 40, locale="zh-Hans-CN")[1] == line_height(40)
+    two = r.measure(zh + "\n" + zh, 40, locale="zh-Hans-CN")[1]
+    assert two == 43 + round(0.288 * 40) + round(1.16 * 40) + 11 > line_height(40, 2)
+    assert r.label(zh + "\n" + zh, 40, BLACK, locale="zh-Hans-CN", max_lines=2).height == two
 
 
 def test_measure_is_cached(r: TextRenderer) -> None:
@@ -174,7 +188,7 @@ def test_ellipsize_respects_max_width(r: TextRenderer) -> None:
     assert len(two) == 2 and two[1].endswith(ELLIPSIS) and not two[0].endswith(ELLIPSIS)
     assert all(r.measure(s, 40)[0] <= 250 for s in two)
     img2 = r.label(long, 40, BLACK, max_width=250, max_lines=2)
-    assert img2.height == 2 * line_height(40) and img2.width <= 250
+    assert img2.height == line_height(40, 2) and img2.width <= 250
     short = r.label("Wi\u2011Fi", 40, BLACK, max_width=250)
     assert short.width == r.measure("Wi\u2011Fi", 40)[0]  # tight, not padded to max_width
     cjk = r.wrap(

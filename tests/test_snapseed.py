@@ -30,7 +30,9 @@ PREFS = "/data/data/com.niksoftware.snapseed/shared_prefs/Preferences.xml"
 
 
 def selected_texts(device) -> list[str]:
-    return [n.get("text") for n in nodes(device.dump_hierarchy(), selected="true")]
+    """The labels of selected views (a strip item's tile is selected with its label)."""
+    return [n.get("text") for n in nodes(device.dump_hierarchy(), selected="true")
+            if n.get("text")]
 
 
 def picture(device) -> np.ndarray:
@@ -145,3 +147,47 @@ def test_snapseed_in_other_languages(locale, dark, portrait):
 def test_the_snapseed_suite():
     assert len(ALL_SNAPSEED) == 11
     assert sum(bool(t.reference) for t in tasks.list(app="Snapseed")) == 4
+
+
+# -- how the editor looks (issue 32, item 9) ------------------------------------------------
+
+def test_looks_are_thumbnails_of_the_photo_with_each_look_and_the_menu_is_white():
+    from agent_steps import Episode
+
+    episode = Episode("snapseed/open_image_and_apply_noir_S03_filter_in_Snapseeed")
+    episode.open_app("Snapseed").click(resource_id=S + "logo_view").click(
+        resource_id=S + "image_thumbnail")
+    image = episode.env.unwrapped.device.screenshot()
+    thumbs = nodes(episode.obs["xml"], resource_id=S + "item_image")
+    assert len(thumbs) >= 4
+    crops = []
+    for node in thumbs[:4]:
+        left, top, right, bottom = bounds(node)
+        assert abs((right - left) - (bottom - top)) <= 1  # square
+        crop = image[top:bottom, left:right, :3].astype(int)
+        assert len(np.unique(crop.reshape(-1, 3), axis=0)) > 30  # a picture, not a tile
+        crops.append(crop)
+    assert np.abs(crops[0] - crops[2]).mean() > 2  # Portrait and Pop differ
+    # the ⋮ menu: a white popup
+    episode.click(resource_id=S + "overflow_button")
+    item = bounds(episode.find(resource_id=S + "menu_item_title"))
+    pixel = episode.env.unwrapped.device.screenshot()[item[1] + 2, item[0] - 8, :3]
+    assert tuple(int(v) for v in pixel) == (255, 255, 255)
+
+
+def test_the_edit_stack_undoes_a_look_and_the_details_card_names_the_photo():
+    from agent_steps import Episode
+
+    episode = Episode("snapseed/open_image_and_apply_noir_S03_filter_in_Snapseeed")
+    episode.open_app("Snapseed").click(resource_id=S + "logo_view").click(
+        resource_id=S + "image_thumbnail")
+    episode.click(resource_id=S + "edit_stack_button")
+    undo = episode.find(resource_id=S + "menu_item_title").getparent()
+    assert undo.get("enabled") == "false"  # nothing to undo yet
+    episode.back().click(2, resource_id=S + "item_title")  # Pop
+    assert episode.find(text="Pop").get("selected") == "true"
+    episode.click(resource_id=S + "edit_stack_button").click(resource_id=S + "menu_item_title")
+    assert not episode.has(text="Pop", selected="true")
+    episode.click(resource_id=S + "image_details_button")
+    values = [n.get("text") for n in nodes(episode.obs["xml"], resource_id=S + "details_value")]
+    assert values[0] == "99_Colosseum.jpg" and values[1] == "1500 × 1000"

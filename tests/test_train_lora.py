@@ -185,3 +185,58 @@ def test_cli_trains_and_the_tuned_model_plays_inside_bmoca_eval(tiny_model, demo
     bad = CliRunner().invoke(app, ["eval", "--agent", f"hf:{out}", "-o", "colour=red",
                                    "--tasks", "gmail/open_Gmail", "--configs", "test_env_100"])
     assert bad.exit_code == 2 and "colour" in bad.output
+
+
+class Interrupted(Exception):
+    """Stands for the kill: raised by the step report after a Trainer checkpoint."""
+
+
+def test_interrupted_and_resumed_lora_ends_with_the_uninterrupted_adapter(tiny_model,
+                                                                        demo_dir, tmp_path):
+    from bmoca.train.checkpoints import Checkpointing
+
+    examples = sft_examples(demos.load(demo_dir))[:6]  # 3 steps an epoch: resumes mid-epoch
+    settings = lora.LoraSettings(max_steps=5, batch_size=2, grad_accum=1, lr=1e-2,
+                                 warmup_ratio=0.25, max_grad_norm=0.5)  # dropout 0.1: RNG
+    straight, _tok, result = lora.train(tiny_model, examples, settings)
+
+    def stop(step: int, *_args) -> None:
+        if step == 2:  # the third step, after the checkpoint of the second
+            raise Interrupted
+
+    saving = Checkpointing(tmp_path / "out.ckpt", every=2, spec={"trainer": "lora", "seed": 0})
+    with pytest.raises(Interrupted):
+        lora.train(tiny_model, examples, settings, on_step=stop, checkpointing=saving)
+    assert (saving.path / "checkpoint-2" / "adapter_model.safetensors").is_file()
+    saving.resume = True
+    resumed, _tok, again = lora.train(tiny_model, examples, settings, checkpointing=saving)
+    assert again.losses == result.losses and len(again.losses) == 5
+    mine, theirs = resumed.state_dict(), straight.state_dict()
+    learned = [k for k in mine if "lora_" in k]
+    assert learned and all(torch.equal(mine[k], theirs[k]) for k in learned)
+    other = Checkpointing(saving.path, resume=True, spec={"trainer": "lora", "seed": 1})
+    with pytest.raises(lora.TrainError, match=r"another run \(seed 0 there, 1 here\)"):
+        lora.train(tiny_model, examples, settings, checkpointing=other)
+
+
+def test_cli_lora_checkpoints_and_resumes(tiny_model, demo_dir, tmp_path):
+    out = tmp_path / "tuned"
+    args = ["train", "lora", "--data", str(demo_dir), "--model", str(tiny_model), "--out",
+            str(out), "--max-steps", "3", "--batch-size", "4", "--grad-accum", "1",
+            "--checkpoint-every", "2", "--max-grad-norm", "0.3"]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    kept = sorted(p.name for p in (tmp_path / "tuned.ckpt").iterdir())
+    assert kept == ["bmoca_run.json", "checkpoint-2"]  # not the last step: OUT has it
+    assert "{'loss'" not in first.output  # only bmoca's JSON lines
+    again = CliRunner().invoke(app, [*args, "--resume"])  # step 3 from checkpoint-2
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output.strip().splitlines()[-1])["final_loss"] == \
+        json.loads(first.output.strip().splitlines()[-1])["final_loss"]
+    (tmp_path / "tuned.ckpt" / "checkpoint-9").mkdir()  # another run's, left behind
+    assert CliRunner().invoke(app, args).exit_code == 0  # afresh: it goes
+    assert not (tmp_path / "tuned.ckpt" / "checkpoint-9").exists()
+    refused = CliRunner().invoke(app, [*args, "--resume", "--lora-r", "4"])
+    assert refused.exit_code == 2 and "(r 8 there, 4 here)" in refused.output
+    bad = CliRunner().invoke(app, [*args, "--device", "tpu"])
+    assert bad.exit_code == 2 and "unknown device 'tpu'" in bad.output

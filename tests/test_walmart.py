@@ -136,11 +136,14 @@ def test_store_map_from_services():
 
 @pytest.mark.parametrize("config, shop, account, cart", [
     ("test_env_100", "Shop", "Account", "Cart"),          # en-US
-    ("train_env_028", "ショップ", "アカウント", "カート"),     # ja-JP
-    ("train_env_025", "购物", "账号", "购物车"),             # zh-Hans-CN
-    ("test_env_109", "تسوّق", "الحساب", "سلة التسوق"),       # ar-EG, right to left
+    ("train_env_022", "Comprar", "Cuenta", "Carrito"),    # es-US
+    ("train_env_028", "Shop", "Account", "Cart"),          # ja-JP: the app has no Japanese
+    ("train_env_025", "Shop", "Account", "Cart"),          # zh-Hans-CN: nor Chinese
+    ("test_env_109", "Shop", "Account", "Cart"),           # ar-EG: English, right to left
 ])
-def test_labels_in_latin_cjk_and_arabic_and_rtl_mirroring(config, shop, account, cart):
+def test_labels_in_english_or_spanish_only_and_rtl_mirroring(config, shop, account, cart):
+    """The 2021 app ships English and Spanish resources only: every other language shows
+    its English default, while an RTL locale still mirrors the layout."""
     device = walmart(config)
     xml = device.dump_hierarchy()
     assert nodes(xml, resource_id=W + "navigation_shop")[0].get("content-desc") == shop
@@ -260,3 +263,20 @@ def test_the_search_tab_from_the_search_box_and_open_from_the_shell():
     assert opened.is_successful(device, start).ok is True
     tap(device, "search_bar")
     assert search.is_successful(device, start).ok is True
+
+
+def test_each_product_tile_shows_a_picture_of_its_product():
+    device = walmart()
+    department(device, "Grocery")
+    department(device, "Fresh Produce")
+    image = device.screenshot()
+    pictures = nodes(device.dump_hierarchy(), resource_id=W + "product_image")
+    assert len(pictures) == 3
+    hues = []
+    for node in pictures:
+        left, top, right, bottom = bounds(node)
+        crop = image[top:bottom, left:right, :3].reshape(-1, 3).astype(int)
+        coloured = crop[(crop.max(axis=1) - crop.min(axis=1)) > 80]
+        assert len(coloured) > 0.1 * len(crop)  # a product, not a placeholder glyph
+        hues.append(tuple(np.median(coloured, axis=0)))
+    assert len(set(hues)) == 3  # bananas, apples and carrots differ

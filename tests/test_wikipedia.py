@@ -6,6 +6,7 @@ paths: tests/nearmiss/wikipedia.py)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from agent_steps import Episode
 from conftest import bounds, nodes, tap_on
@@ -149,7 +150,43 @@ def test_wikipedia_in_other_languages_and_themes(locale, dark, explore):
     assert tab.get("content-desc") == explore
     more = bounds(nodes(xml, resource_id=W + "nav_more_container")[0])
     assert (bounds(tab)[0] > more[0]) == locale.startswith("ar")
-    assert (device.screenshot()[900, 540].mean() < 90) == dark
+    left, top, right, bottom = bounds(nodes(xml, resource_id=W + "main_toolbar")[0])
+    assert (device.screenshot()[(top + bottom) // 2, (left + right) // 2].mean() < 90) == dark
+
+
+def test_the_explore_feed_has_its_wordmark_search_bar_and_pictures():
+    """The 2020-21 feed: the WIKIPEDIA wordmark (an image), a search bar above the cards
+    that opens Search, a lead picture on the featured article and a thumbnail beside a
+    list card's article."""
+    device = connect("sim", DeviceConfig())
+    open_wikipedia(device)
+    xml = device.dump_hierarchy()
+    mark = nodes(xml, resource_id=W + "main_toolbar_wordmark")[0]
+    assert mark.get("class") == "android.widget.ImageView" and mark.get("content-desc") == "Wikipedia"
+    image = device.screenshot()
+    left, top, right, bottom = bounds(mark)
+    ink = image[top:bottom, left:right, :3].min(axis=2) < 100
+    assert 0.005 < ink.mean() < 0.3  # letters drawn, not an empty box
+    lead = bounds(nodes(xml, resource_id=W + "view_featured_article_card_image")[0])
+    assert lead[2] - lead[0] > 0.8 * image.shape[1]
+    tones = image[lead[1]:lead[3], lead[0]:lead[2], :3].reshape(-1, 3)
+    assert len(np.unique(tones, axis=0)) > 8
+    assert nodes(xml, resource_id=W + "view_list_card_item_image")
+    tap_on(device, resource_id=W + "search_container")
+    assert nodes(device.dump_hierarchy(), resource_id=W + "search_src_text", focused="true")
+
+
+def test_an_english_article_is_left_aligned_in_an_arabic_ui():
+    """The article is a web page with dir="ltr": its text starts at the left edge."""
+    device = connect("sim", DeviceConfig(locale="ar-AE"))
+    open_wikipedia(device)
+    tap_on(device, resource_id=W + "view_featured_article_card_article_title")
+    title = bounds(nodes(device.dump_hierarchy(), resource_id=W + "view_page_title_text")[0])
+    image = device.screenshot()
+    row = image[(title[1] + title[3]) // 2, title[0]:title[2], :3].min(axis=1) < 100
+    ink = np.flatnonzero(row)
+    assert ink[0] < 0.1 * (title[2] - title[0])  # starts at the left
+    assert ink[-1] < 0.5 * (title[2] - title[0])  # "Earth" does not reach the right half
 
 
 # -- the tasks ------------------------------------------------------------------------------

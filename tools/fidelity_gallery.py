@@ -19,6 +19,8 @@ from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT.parent / "shared" / "reference" / "real_android10_screens.png"
+_reference = REFERENCE
+"""The figure in use (`--reference` names another place, e.g. from a git worktree)."""
 PHONE_WIDTH = 216
 """Gallery width of a phone screenshot (a fifth of 1080 px)."""
 TABLET_WIDTH = 400
@@ -54,6 +56,21 @@ CLI = {
 """The same screens with `bmoca screenshot --config ID --out shot.png` and these flags."""
 
 EXTRA = (("train_env_014", "home", "Canyon wallpaper (dark, en-US): no seams"),)
+
+APP_BEFORE_AFTER = (
+    ("youtube", "YouTube's home: the logo, cast / notifications / search / account, 16:9 "
+     "thumbnails with the duration, channel avatars, views and age, the five pivot tabs; "
+     "a grid of cards on the tablet"),
+    ("youtube_search", "YouTube's search, 'guitar' typed: a page of suggestions (↖ puts "
+     "one in the field) instead of the filtered feed"),
+    ("photos_days", "Photos with camera shots of three days: date headers over square "
+     "thumbnails, three a row on a phone, six on the tablet; the Google Photos logo bar"),
+    ("photos_library", "Photos' Library: Favorites, Utilities, Archive, Trash; Photos on "
+     "device with each folder's newest picture; Albums (New album: no account, no albums)"),
+)
+"""Issue 32's YouTube and Photos screens (`bmoca.sim.screens`), beside how they looked
+before: `fidelity/before/`, drawn by the simulator at commit 35375c2 and kept as files."""
+BEFORE_CONFIGS = ("train_env_000", "test_env_109")
 
 PERTURBATION_CONFIGS = ("train_env_000", "test_env_108", "test_env_109")
 """Where the perturbations are pictured: a light en-US phone, Urdu at 700 dpi in dark
@@ -113,11 +130,64 @@ KNOWN_DIFFERENCES = (
      "text with the renderer's own line breaking. The layout checks prove no text is cut "
      "off on any screen of the sweep."),
     ("Settings: Battery page", "resolved", "header (level, 'Charging', battery graphic), the "
-     "'Apps are running normally' card and the footer note. Smaller differences stay: the "
-     "reference's 'Battery Manager' row is our 'Adaptive Battery' (same summary), its last "
-     "two rows show their values at the end and a divider above them where ours show them "
-     "as summaries, and its battery-percentage switch is off (ours starts on; tasks rely "
-     "on that state)."),
+     "'Apps are running normally' card and the footer note. The level reads '100 %' with "
+     "its percent sign at 20 dp on the level's baseline (battery_header_title_alternate); "
+     "the graphic is BatteryMeterView's 66 x 100 dp, full, the charging bolt cut out; the "
+     "row is 'Battery Manager' (Android 10's name, in all 15 languages); 'Last full charge' "
+     "and 'Screen usage since full charge' show their values at the end, with dividers "
+     "above them and above the footer (tests/test_settings_fidelity.py). Its overflow menu "
+     "(Battery usage, Help & feedback) is not drawn: the pages it opens are not simulated. "
+     "The battery-percentage switch stays on (tasks rely on that state)."),
+    ("Settings: search bar and icon colours", "resolved", "stock Android 10's search bar has "
+     "no account avatar; the homepage's icon circles take the colours measured on the "
+     "reference screenshots, corrected for their downscaling (Network #4C9AF9, Connected "
+     "devices #87C036, Apps #F48E42, Battery #4A8D87, Display #FCB040, Sound #51B9B8, "
+     "Storage #AF64CB, Privacy #435C96); rows the reference does not show keep Material's "
+     "tones."),
+    ("Settings: Storage page", "resolved", "StorageSummaryDonutPreference's header (2.48 GB, "
+     "'Used of 8.00 GB', a donut of the 31 % used) and a usage bar under each category, its "
+     "length the category's share of 8 GB."),
+    ("Walmart: languages and product pictures", "resolved", "the 2021 app ships English and "
+     "Spanish resources only, so on a phone in any other language its labels are English "
+     "(the layout still mirrors in Arabic and Urdu, as apps that support RTL do); es-US "
+     "shows Spanish (bmoca.sim.i18n: an app's string folder without a locale's file is a "
+     "language it does not ship). Product tiles show a picture of the product on white "
+     "(drawn: bananas, apples, carrots, eggs, milk, a bag, a Great Value box)."),
+    ("Wikipedia: Explore feed", "resolved", "the toolbar shows the WIKIPEDIA wordmark (an "
+     "ImageView: small capitals in Noto Serif, standing in for the logo's Linux Libertine); "
+     "a 'Search Wikipedia' bar with its microphone leads the feed and opens Search; the "
+     "featured article, picture of the day and news cards lead with a full-width picture, "
+     "the others show a thumbnail beside their article (the pictures are drawn: Earth, the "
+     "Colosseum, the Android 10 logo, the puzzle globe)."),
+    ("Wikipedia: articles in right-to-left locales", "resolved", "an article is a web page "
+     "with dir=\"ltr\": its English text is left-aligned in an Arabic or Urdu UI. At the "
+     "root: gravity start/end is relative to the paragraph's direction "
+     "(Layout.Alignment.ALIGN_NORMAL), so any view with an explicit textDirection aligns by "
+     "it."),
+    ("Snapseed: editor", "resolved", "the Looks and Noir strips are square thumbnails of "
+     "the open photo with each look or style applied, the name under each, the chosen one "
+     "framed in the accent colour; the top bar has the image-details (i) and edit-stack "
+     "buttons before the overflow menu (details: name, pixel size, file size; the stack: "
+     "Undo and Revert, enabled once there is an edit); menus are white popups with an 8 dp "
+     "shadow (#424242 in the dark theme). The stack has no 'View edits' page."),
+    ("Keyboard: suggestion strip", "resolved", "Gboard's 44 dp strip above the keys: its "
+     "tools (features menu, clipboard, settings, voice typing) with no word under way; "
+     "while a word is typed, three candidates (the typed word, quoted when unknown; the best "
+     "completion in bold; the next), from a fixed English word list ranked by frequency, so "
+     "the same on every run (Gboard's own model and personal history are not modelled); "
+     "other languages show the typed word alone. A tapped candidate replaces the word, "
+     "with a space."),
+    ("Keyboard and scripts: drawer order", "resolved", "the app drawer sorts Chinese by "
+     "pinyin and Japanese kanji in JIS X 0208 order (by reading), as ICU's collators do "
+     "(GB2312 and EUC-JP codes give those orders for the common characters); Korean hanja "
+     "keep code point order."),
+    ("Keyboard and scripts: Urdu in Nastaliq", "stays", "Android 10 draws Urdu in Noto "
+     "Nastaliq Urdu; no package on PyPI ships that font (the core's fonts all come from "
+     "PyPI), so Urdu is drawn in Noto Sans Arabic's Naskh."),
+    ("Recents: task snapshots", "resolved", "each Overview card shows its task's screen as "
+     "it was left (its top activity and dialog, drawn from the task's state and scaled to "
+     "the card, as Android 10's TaskSnapshot is), not a blank card "
+     "(tests/test_overview_snapshots.py)."),
     ("700 dpi ur-PK collisions", "resolved",
      'launcher icons shrink to fit their cells, labels keep a 4 dp gap and ellipsize, '
      "dialogs and popup menus are clamped to the screen (Chrome's menu narrows the gaps of"
@@ -136,8 +206,10 @@ KNOWN_DIFFERENCES = (
      "screen_margin_sides (40 dp a side) with the 64 dp search bar; the Calculator shows "
      "the numeric pad, the operators and the whole advanced panel side by side (same ids, "
      "no drawer handle); the launcher takes Launcher3's closest tablet profile (Nexus 10: 6 "
-     "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer). Android 10's Settings "
-     "stays single-pane (no two-pane split before Android 12L), as here."),
+     "columns, 7-slot hotseat, 64 dp icons, 6-column app drawer); YouTube's Home is a grid "
+     "of 16:9 cards about 360 dp wide (three across the landscape tablet) and Photos' grid "
+     "has a column per about 190 dp (six). Android 10's Settings stays single-pane (no "
+     "two-pane split before Android 12L), as here."),
     ("Drawer: status-bar icons in light theme", "resolved", "dark icons over the light "
      "drawer."),
     ("Contacts: status bar colour", "resolved", "AOSP's primary_color_dark (dark blue) over "
@@ -166,9 +238,9 @@ KNOWN_DIFFERENCES = (
 
 
 def _reference_crop(box: tuple[int, int, int, int]) -> Image.Image | None:
-    if not REFERENCE.exists():
+    if not _reference.exists():
         return None
-    return Image.open(REFERENCE).convert("RGB").crop(box)
+    return Image.open(_reference).convert("RGB").crop(box)
 
 
 def _save(img: Image.Image, path: Path, width: int) -> None:
@@ -247,6 +319,8 @@ def build(out_md: Path) -> tuple[int, int]:
         lines += [f"{about} ({config_id}, {screen}; layout checks: "
                   f"{'clean' if not issues else len(issues)}):", "",
                   f"![{screen}](fidelity/{name})", ""]
+    lines += _toolkit_before_after(img_dir)
+    lines += _app_before_after(img_dir)
     lines += _perturbations(img_dir)
     lines += ["## Known differences", "",
               "Every point of issue 17, and whether it is resolved or stays (and why).", "",
@@ -255,6 +329,96 @@ def build(out_md: Path) -> tuple[int, int]:
     lines.append("")
     out_md.write_text("\n".join(lines), encoding="utf-8")
     return images, issues_total
+
+
+def _app_before_after(img_dir: Path) -> list[str]:
+    """Issue 32's YouTube and Photos screens: the kept 'before' picture, the new one."""
+    lines = ["## YouTube and Photos, before and after (issue 32)", "",
+             "Each screen in a light en-US phone and on the Arabic tablet: before (the "
+             "simulator at commit 35375c2, `fidelity/before/`) and now. The 2020 redesign "
+             "of Photos has three bottom tabs (Photos, Search, Library; Sharing moved to "
+             "the top bar); YouTube's Explore, create, Subscriptions and Library tabs are "
+             "drawn but not simulated.", "",
+             "| screen | config | before | after |", "|---|---|---|---|"]
+    for screen, about in APP_BEFORE_AFTER:
+        for config_id in BEFORE_CONFIGS:
+            shot, issues = _shot(config_id, screen)
+            name = f"{config_id}_{screen}.png"
+            _save(shot, img_dir / name, TABLET_WIDTH if config_id == "test_env_109"
+                  else PHONE_WIDTH)
+            verdict = "clean" if not issues else "<br>".join(str(i) for i in issues)
+            lines.append(f"| **{screen}**<br>{about}<br>layout checks: {verdict} | "
+                         f"{config_id} | ![before](fidelity/before/{name}) | "
+                         f"![{screen}](fidelity/{name}) |")
+    return lines + [""]
+
+
+TOOLKIT_BEFORE_AFTER = (
+    ("settings", "Settings rows with Android's font padding (train_env_011: 440 dpi, font 1.0)",
+     "Each TextView's text now reaches from Roboto's top to its bottom (includeFontPadding, "
+     "1.33 em for one line) and lines in a fallback font are as tall as its own extent "
+     "(Noto Sans CJK's 1.45 em between lines): a Settings row is 200 px = 72.7 dp at 440 dpi "
+     "(was 186 px = 67.6 dp; a real one about 73 dp), so the rows fall where the real "
+     "screenshot's do. Arabic and Devanagari lines keep Roboto's extent: the vertical "
+     "metrics of Android's compact UI builds of those fonts are not modelled (we draw the "
+     "full Noto builds, slightly smaller)."),
+    ("navbar", "The navigation bar (train_env_011)",
+     "Back, Home and Recents are SystemUI's 28 dp vectors: a 14 x 16.6 dp rounded triangle, "
+     "a 14 dp disc and a 15 dp rounded square (Back was a 5 x 9 dp icon-font arrow)."),
+    ("instagram", "Instagram's stories (train_env_002)",
+     "A circle cut by the screen's edge is drawn as the cut circle, not a filled square (the "
+     "painter clips any rounded shape to its outline), and unseen stories have Instagram's "
+     "yellow-orange-pink-purple gradient ring."),
+    ("camera", "Camera in Arabic (test_env_109)",
+     "A camera preview (and a map) is laid out left to right in every language: only the "
+     "controls around it mirror."),
+)
+"""Issue 32's fixes in the shared toolkit: (key, title, what changed). The before pictures
+are kept in docs/fidelity/before/ (made once with `--before` on the commit before them)."""
+
+
+def _before_after_shots() -> dict[str, Image.Image]:
+    """The pictures of `TOOLKIT_BEFORE_AFTER`, from the code that is imported."""
+    from bmoca import configs
+    from bmoca.device import connect
+
+    settings, _ = _shot("train_env_011", "settings")
+    device = connect("sim", configs.get("train_env_002"))
+    device.shell("am start -n com.instagram.android/.activity.MainTabActivity")
+    stories = device.screenshot_image().crop((0, 200, 1080, 560))
+    camera, _ = _shot("test_env_109", "camera2")
+    return {"settings": settings, "navbar": settings.crop((0, 1980, 1080, 2160)),
+            "instagram": stories, "camera": camera}
+
+
+def _toolkit_before_after(img_dir: Path) -> list[str]:
+    """The section that sets each fix of issue 32 beside its earlier self (and the real
+    screen where the reference figure has it)."""
+    lines = ["## Issue 32: before and after", "",
+             "Left: the simulator before the fix; middle: after; right: the real screen, "
+             "where the reference figure has it.", ""]
+    shots = _before_after_shots()
+    for key, title, note in TOOLKIT_BEFORE_AFTER:
+        _save(shots[key], img_dir / f"after_{key}.png", _before_after_width(key))
+        ref = ""  # the crop the train_env_011 table above wrote
+        if key == "settings" and (img_dir / "ref_train_env_011_settings.png").exists():
+            ref = " ![ref](fidelity/ref_train_env_011_settings.png)"
+        lines += [f"### {title}", "", note, "",
+                  f"![before](fidelity/before/{key}.png) ![after](fidelity/after_{key}.png)"
+                  + ref, ""]
+    return lines
+
+
+def _save_before(img_dir: Path) -> None:
+    """Write the before pictures (run on the code before the fixes)."""
+    folder = img_dir / "before"
+    folder.mkdir(parents=True, exist_ok=True)
+    for key, image in _before_after_shots().items():
+        _save(image, folder / f"{key}.png", _before_after_width(key))
+
+
+def _before_after_width(key: str) -> int:
+    return {"navbar": 432, "instagram": 432, "camera": TABLET_WIDTH}.get(key, PHONE_WIDTH)
 
 
 def _perturbations(img_dir: Path) -> list[str]:
@@ -283,7 +447,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "fidelity.md",
                         help="markdown file to write (images go to a fidelity/ folder beside it)")
+    parser.add_argument("--before", action="store_true",
+                        help="only write the before pictures of the issue 32 section (run "
+                             "with the code before its fixes)")
+    parser.add_argument("--reference", type=Path, default=REFERENCE,
+                        help="the reference figure (real_android10_screens.png)")
     args = parser.parse_args(argv)
+    global _reference
+    _reference = args.reference
+    if args.before:
+        _save_before(args.out.parent / "fidelity")
+        return 0
     images, issues = build(args.out)
     size = sum(p.stat().st_size for p in (args.out.parent / "fidelity").glob("*.png"))
     print(f"wrote {args.out} with {images} images ({size / 1024:.0f} KiB); "

@@ -14,7 +14,9 @@ __all__ = ["Agent", "ExpertAgent", "NoopAgent", "RandomAgent", "RowAgent", "buil
 
 NAMES = ("expert", "random", "random:dual_gesture", "noop", "replay:CONFIG", "row:NEAR_MISS")
 MODEL_NAMES = ("[llm|mllm|t3a|m3a/]openai:<model>", "anthropic:<model>", "gemini:<model>",
-               "openai-compatible:<model>@<base_url>", "hf:<local model or adapter directory>")
+               "openai-compatible:<model>@<base_url>",
+               "uitars|qwen25vl|qwen3vl|coords1000/openai-compatible:<model>@<base_url>",
+               "hf:<local model or adapter directory>")
 
 
 def build(name: str, task: tasks.Task, options: Mapping[str, Any] | None = None) -> Agent:

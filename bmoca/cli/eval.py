@@ -130,7 +130,9 @@ def evaluate_command(
                               "iql:CHECKPOINT (bmoca train ppo|dqn|iql), hf:DIR (a "
                               "local Hugging Face model, e.g. from bmoca train lora), or a "
                               "model agent [llm|mllm|t3a|m3a/]<provider>:<model>[@<base_url>], "
-                              "e.g. openai:gpt-4o, or your own package.module:ClassOrFactory "
+                              "e.g. openai:gpt-4o, an open GUI model "
+                              "uitars|qwen25vl|qwen3vl|coords1000/openai-compatible:"
+                              "<model>@<base_url>, or your own package.module:ClassOrFactory "
                               "or an installed bmoca.agents entry point (docs/agents.md)"),
     task_specs: list[str] = typer.Option(None, "--tasks", help=TASKS_HELP + " [default: "
                                          "settings]", show_default=False),
@@ -480,15 +482,16 @@ def _dry_run(agent: str, task_list: list, chosen_configs: list[str], repeats: in
 def _model_estimate(agent: str, episodes: list, options: dict[str, str]) -> dict[str, Any]:
     """Calls are bounded by the step limits; input tokens are each task's first prompt (its
     first screen in the first configuration) times its steps; output by max_tokens."""
-    from bmoca.agents.llm import prompts
-    from bmoca.agents.llm.agent import parse_name
+    from bmoca.agents.llm import first_prompt, prompts
+    from bmoca.agents.llm.agent import GUI_KINDS, parse_name
     from bmoca.agents.llm.providers import price_of
     from bmoca.env import make
 
     spec = parse_name(agent)
     if spec is None:
         raise bad("--agent", f"{agent!r}: not a model agent name; valid: "
-                  "[llm|mllm|t3a|m3a/]<provider>:<model>[@<base_url>]")
+                  "[llm|mllm|t3a|m3a|uitars|qwen25vl|qwen3vl|coords1000/]"
+                  "<provider>:<model>[@<base_url>]")
     price: tuple[float, float] | None = None if spec.provider == "openai-compatible" \
         else price_of(spec.model)
     if "price" in options:
@@ -498,8 +501,9 @@ def _model_estimate(agent: str, episodes: list, options: dict[str, str]) -> dict
             raise bad("--agent-option", f"price={options['price']!r}: expected IN,OUT "
                       "(USD per 1M tokens)") from None
         price = (price_in, price_out)
+    gui = spec.kind in GUI_KINDS
     try:
-        max_tokens = int(options.get("max_tokens", 256))
+        max_tokens = int(options.get("max_tokens", 1024 if gui else 256))
     except ValueError:
         raise bad("--agent-option", f"max_tokens={options['max_tokens']!r}: expected a "
                   "whole number") from None
@@ -513,6 +517,10 @@ def _model_estimate(agent: str, episodes: list, options: dict[str, str]) -> dict
         finally:
             env.close()
         text = str(observation["text"])
+        if gui:  # the screenshot at the phone's resolution: about 3,000 tokens each
+            user, shots = first_prompt(spec.kind, info.get("goal", task.instruction))
+            prompt_tokens[task.id] = math.ceil(len(user) / CHARS_PER_TOKEN) + shots * 3000
+            continue
         user = (prompts.bmoca_user_text(info.get("goal", task.instruction), text, [])
                 if spec.kind in ("llm", "mllm") else
                 prompts.aw_user_text(task.instruction, prompts.aw_elements(text), []))

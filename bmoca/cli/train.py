@@ -11,7 +11,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from bmoca.cli.common import error_line, task_split_option, writable_file
+from bmoca.cli.common import bad, error_line, task_split_option, writable_file
 
 console = Console()
 train_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -22,6 +22,53 @@ def _checkpoint_out(path: Path) -> Path:
     """--out is checked before training: a checkpoint that cannot be written is one line,
     exit 2, not a traceback after the last step."""
     return writable_file("--out", path)
+
+
+def _device_name(value: str) -> str:
+    """--device is checked before any data loads: a typo is one line, exit 2."""
+    from bmoca.train import TrainError, check_device_name
+
+    try:
+        return check_device_name(value)
+    except TrainError as exc:
+        raise bad("--device", str(exc)) from None
+
+
+def device_option() -> Any:
+    return typer.Option("cpu", callback=_device_name,
+                        help="torch device: cpu, cuda, cuda:N, mps, or auto (the first of "
+                        "cuda, mps and cpu this machine has)")
+
+
+def amp_option() -> Any:
+    return typer.Option(None, "--amp/--no-amp", help="mixed precision (autocast; loss scaling "
+                        "on CUDA); default: on for CUDA, off elsewhere")
+
+
+def workers_option() -> Any:
+    return typer.Option(0, min=0, help="DataLoader worker processes decoding screens (0: in "
+                        "this process)")
+
+
+def checkpoint_every_option(unit: str = "steps") -> Any:
+    return typer.Option(0, "--checkpoint-every", min=0, help=f"write a resumable checkpoint, "
+                        f"OUT.ckpt, every N {unit} (0: none)")
+
+
+def resume_option() -> Any:
+    return typer.Option(False, "--resume", help="continue from OUT.ckpt; the options must "
+                        "be those of the run that wrote it")
+
+
+def _checkpointing(out: Path, every: int, resume: bool, trainer: str, settings: Any,
+                   **extra: Any) -> Any:
+    """Where `out`'s run checkpoints, and the spec a resumed run must match."""
+    from dataclasses import asdict
+
+    from bmoca.train.checkpoints import Checkpointing, checkpoint_path, run_spec
+
+    return Checkpointing(checkpoint_path(out), every=every, resume=resume,
+                         spec=run_spec(trainer, asdict(settings), **extra))
 
 
 @train_app.command("bc")
@@ -49,7 +96,11 @@ def train_bc(
                                    help="learned position embeddings on the image tokens "
                                    "(default: on for small, off for reference as in the paper)"),
     threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
-    device: str = typer.Option("cpu", help="torch device to train on: cpu, cuda, cuda:1, mps"),
+    device: str = device_option(),
+    amp: bool = amp_option(),
+    workers: int = workers_option(),
+    checkpoint_every: int = checkpoint_every_option(),
+    resume: bool = resume_option(),
 ) -> None:
     """Behaviour cloning on a demonstration dataset; writes a checkpoint for `bc:PATH`."""
     with _training(threads):
@@ -68,7 +119,9 @@ def train_bc(
                 model["visual_weights"] = visual_weights
         settings = bc.Settings(arch=arch, action=action, steps=steps, batch_size=batch_size,
                                lr=lr, restart_every=restart_every, seed=seed, device=device,
-                               model=model)
+                               model=model, amp=amp, workers=workers)
+        checkpointing = _checkpointing(out, checkpoint_every, resume, "bc", settings,
+                                       data=data.resolve(), tasks=task_ids, configs=config_ids)
         console.print(f"{len(dataset)} steps in {len(dataset.demo_steps)} demonstrations")
         every = max(1, steps // 10)
 
@@ -76,7 +129,8 @@ def train_bc(
             if step % every == 0 or step == steps - 1:
                 console.print(f"step {step + 1}/{steps}  loss {loss:.4f}")
 
-        policy, result = bc.train(dataset, settings, on_step=report)
+        policy, result = bc.train(dataset, settings, on_step=report,
+                                  checkpointing=checkpointing)
         bc.save(policy, out, settings, extra={"data": str(data), "tasks": task_ids,
                                               "configs": config_ids})
     typer.echo(json.dumps({"checkpoint": str(out), "steps": steps,
@@ -113,6 +167,11 @@ def train_iql(
                                       "(beta; 0 is plain BC)"),
     seed: int = typer.Option(0),
     threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    device: str = device_option(),
+    amp: bool = amp_option(),
+    workers: int = workers_option(),
+    checkpoint_every: int = checkpoint_every_option(),
+    resume: bool = resume_option(),
 ) -> None:
     """Offline RL (discrete implicit Q-learning) on a demonstration dataset."""
     with _training(threads):
@@ -121,9 +180,14 @@ def train_iql(
         from bmoca.train.datasets import StepDataset
 
         demos = load(data)
-        dataset = StepDataset(demos, tasks=_task_ids(task_spec, task_split, demos))
+        task_ids = _task_ids(task_spec, task_split, demos)
+        dataset = StepDataset(demos, tasks=task_ids)
         settings = iql.IQLSettings(steps=steps, batch_size=batch_size, lr=lr, gamma=gamma,
-                                   expectile=expectile, temperature=temperature, seed=seed)
+                                   expectile=expectile, temperature=temperature, seed=seed,
+                                   device=device, amp=amp, workers=workers)
+        checkpointing = _checkpointing(out, checkpoint_every, resume, "iql", settings,
+                                       data=data.resolve(), tasks=task_ids,
+                                       init=init.resolve() if init else None)
         every = max(1, steps // 10)
 
         def report(step: int, row: dict) -> None:
@@ -131,7 +195,7 @@ def train_iql(
                 typer.echo(json.dumps(row))
 
         actor, history = iql.train(dataset, settings, actor=bc.load(init) if init else None,
-                                   on_step=report)
+                                   on_step=report, checkpointing=checkpointing)
         bc.save(actor, out, extra={"algo": "iql", "data": str(data), "init": str(init)
                                    if init else None, "iql": iql.settings_dict(settings)})
     typer.echo(json.dumps({"checkpoint": str(out), "steps": steps,
@@ -167,10 +231,19 @@ def train_lora(
     merge: bool = typer.Option(False, help="save the base model with the adapter merged in "
                                "(servable by vLLM or llama.cpp) instead of the adapter"),
     seed: int = typer.Option(0),
-    device: str = typer.Option("cpu", help="torch device to train on: cpu, cuda, cuda:1, mps"),
+    device: str = device_option(),
     dtype: str = typer.Option("float32", help="float32, bfloat16 or float16 weights"),
+    amp: bool = amp_option(),
+    max_grad_norm: float = typer.Option(1.0, min=0.0, help="clip the gradient's norm to this "
+                                        "(0: no clipping)"),
     gradient_checkpointing: bool = typer.Option(False, help="trade compute for memory"),
     threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    checkpoint_every: int = typer.Option(0, "--checkpoint-every", min=0, help="keep a "
+                                         "Trainer checkpoint, OUT.ckpt/checkpoint-STEP, every "
+                                         "N optimiser steps (0: none)"),
+    resume: bool = typer.Option(False, "--resume", help="continue from the last checkpoint "
+                                "in OUT.ckpt; the options must be those of the run that "
+                                "wrote it"),
 ) -> None:
     """LoRA fine-tuning of a causal LM on the text actions of demonstrations (B-MoCA's
     action-only prompt, completion-only loss); the result plays as `hf:OUT`."""
@@ -192,7 +265,11 @@ def train_lora(
             lr=lr, weight_decay=weight_decay, warmup_ratio=warmup_ratio, schedule=schedule,
             optimizer=optimizer, max_length=max_length, r=lora_r, alpha=lora_alpha,
             dropout=lora_dropout, seed=seed, device=device, dtype=dtype,
-            gradient_checkpointing=gradient_checkpointing)
+            gradient_checkpointing=gradient_checkpointing, max_grad_norm=max_grad_norm,
+            amp=amp)
+        checkpointing = _checkpointing(out, checkpoint_every, resume, "lora", settings,
+                                       data=data.resolve(), model=model.resolve(),
+                                       tasks=task_ids, configs=config_ids)
         console.print(f"{len(examples)} steps with a text action")
 
         def report(step: int, total: int, loss: float, rate: float) -> None:
@@ -200,7 +277,8 @@ def train_lora(
                 typer.echo(json.dumps({"step": step + 1, "of": total, "loss": round(loss, 4),
                                        "lr": float(f"{rate:.3g}")}))
 
-        tuned, tokenizer, result = lora.train(model, examples, settings, on_step=report)
+        tuned, tokenizer, result = lora.train(model, examples, settings, on_step=report,
+                                              checkpointing=checkpointing)
         lora.save(tuned, tokenizer, out, base=model, settings=settings, result=result,
                   merge=merge, extra={"data": str(data), "tasks": task_ids,
                                       "configs": config_ids,
@@ -297,6 +375,9 @@ def _rl_command(algo: str):
                                         "curve (default: OUT with .curve.jsonl)"),
         seed: int = typer.Option(0),
         threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+        device: str = device_option(),
+        checkpoint_every: int = checkpoint_every_option("iterations (rollouts)"),
+        resume: bool = resume_option(),
     ) -> None:
         with _training(threads) as torch:
             from bmoca import configs, tasks
@@ -322,17 +403,19 @@ def _rl_command(algo: str):
                                      batch_size=min(64, rollout_steps * envs),
                                      shaping=shaping, off_path_reward=off_path_reward,
                                      success_fraction=success_fraction, critic=critic,
-                                     eval_every=eval_every, seed=seed)
+                                     eval_every=eval_every, seed=seed, device=device)
+            checkpointing = _checkpointing(out, checkpoint_every, resume, algo, settings,
+                                           init=init.resolve() if init else None)
             curve_file = curve_path or out.with_suffix(".curve.jsonl")
 
-            written: list[dict] = []
+            written: list[dict] = []  # rl.train appends each row (a resumed run's first)
 
             def report(row: dict) -> None:
-                written.append(row)
                 typer.echo(json.dumps(row))
                 rl.write_curve(written, curve_file)  # a killed run keeps what it measured
 
-            tuned, curve_rows = rl.train(network, settings, on_row=report)
+            tuned, curve_rows = rl.train(network, settings, on_row=report,
+                                         checkpointing=checkpointing, curve=written)
             rl.write_curve(curve_rows, curve_file)
             bc.save(tuned, out, extra={"algo": algo, "init": str(init) if init else None,
                                        "rl": rl.settings_dict(settings), "curve": curve_rows})

@@ -35,6 +35,7 @@ from bmoca.env.commands import (
     Swipe,
     Tap,
     TypeText,
+    Unreadable,
     Wait,
     nav_tap,
     swipe_at,
@@ -45,8 +46,8 @@ from bmoca.env.commands import (
 __all__ = [
     "Answer", "Command", "Discrete", "DualGesture", "FreeText", "InvalidAction", "JsonActions",
     "LongPress", "MODES", "NAV_BAR_Y", "NAV_BUTTON_X", "ActionMode", "OpenApp", "PressKey",
-    "Screen", "Status", "Swipe", "Tap", "TextActions", "TypeText", "Wait", "make_mode",
-    "to_pixel",
+    "Screen", "Status", "Swipe", "Tap", "TextActions", "TypeText", "Unreadable", "Wait",
+    "make_mode", "to_pixel",
 ]
 
 
@@ -468,6 +469,8 @@ def _check_length(answer: str, max_length: int) -> None:
 
 def _json_dict(action: Any, max_length: int = 16384) -> dict[str, Any]:
     """A dict from a dict, a JSON string, or a JSON object inside a model answer."""
+    if isinstance(action, Unreadable):
+        raise InvalidAction(action.reason)
     if isinstance(action, Mapping):
         return dict(action)
     if not isinstance(action, str):
@@ -534,6 +537,7 @@ class JsonActions(ActionMode):
     Unknown fields, missing or conflicting fields and wrong types raise InvalidAction;
     known fields a type does not use are ignored and null counts as absent, as in
     AndroidWorld. `clear_text: true` is refused: the device has no select-all key.
+    An `Unreadable` answer (a GUI model agent could not read it) is refused with its reason.
     """
 
     name = "json"

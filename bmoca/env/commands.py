@@ -88,6 +88,24 @@ class InvalidAction(ValueError):
     """An action the mode cannot turn into commands; the message says what was wrong."""
 
 
+class Unreadable(str):
+    """A model's answer that its agent could not read in the model's own grammar (a GUI
+    model's `Action: ...` line, a `<tool_call>`): the text as the model wrote it, with
+    `reason`. JSON actions refuse it with that reason, so the step counts as the agent's
+    invalid action with a message that says what was wrong with the answer, and the
+    store keeps the answer verbatim."""
+
+    reason: str
+
+    def __new__(cls, answer: str, reason: str) -> Unreadable:
+        made = super().__new__(cls, answer)
+        made.reason = reason
+        return made
+
+    def __reduce__(self) -> tuple[type[Unreadable], tuple[str, str]]:
+        return Unreadable, (str(self), self.reason)  # worker processes send it back
+
+
 @dataclass(frozen=True)
 class Screen:
     """What a conversion needs to know about the current screen.

@@ -102,16 +102,46 @@ def _script(ch: str) -> str:
     return "Latn"
 
 
+_HAN_ENCODING = {"zh": "gb2312", "ja": "euc_jp"}
+"""ICU's Chinese collation orders Han by pinyin and its Japanese one by JIS X 0208, whose
+level-1 kanji are laid out by reading (on'yomi); GB2312's level-1 hanzi are laid out by
+pinyin. So a character's code in these encodings is its rank in the locale's order."""
+
+
+def _han_ranks(lang: str, text: str) -> tuple[int, ...]:
+    """Per-character ranks for zh and ja: Latin and others first (by case-folded code
+    point), then kana (katakana folded to hiragana), then Han in the encoding's order,
+    then Han the encoding lacks (by code point)."""
+    encoding = _HAN_ENCODING[lang]
+    ranks = []
+    for c in text:
+        script = _script(c)
+        if script == "Hani":
+            try:
+                ranks.append(0x200000 + int.from_bytes(c.encode(encoding), "big"))
+            except UnicodeEncodeError:
+                ranks.append(0x400000 + ord(c))
+        elif script == "Kana":
+            cp = ord(c)
+            ranks.append(0x100000 + (cp - 0x60 if 0x30A1 <= cp <= 0x30F6 else cp))
+        else:
+            ranks.append(ord(c.casefold()[0]))
+    return tuple(ranks)
+
+
 def collation_key(locale: str, label: str) -> tuple:
     """A sort key approximating the locale's ICU collator, as Launcher3 sorts the app
     drawer: the locale's own script first (Arabic before Latin in Arabic and Urdu), kana
-    folded so katakana and hiragana interleave by sound, Urdu in its own alphabet order.
-    Readings of Han characters (pinyin, on'yomi) are not modelled: code point order."""
+    folded so katakana and hiragana interleave by sound, Urdu in its own alphabet order,
+    Chinese by pinyin and Japanese kanji in JIS order (`_HAN_ENCODING`). Korean hanja
+    (by their hangul reading in ICU) keep code point order."""
     lang = canonical(locale).split("-")[0]
     first = _REORDER.get(lang, ())
     order = first + tuple(s for s in _ROOT_ORDER if s not in first)
     text = label.strip()
     script = _script(text[0]) if text else "Latn"
+    if lang in _HAN_ENCODING:
+        return (order.index(script), _han_ranks(lang, text), label)
     if script == "Kana":  # katakana -> hiragana, so "カメラ" sorts among か
         text = "".join(chr(ord(c) - 0x60) if 0x30A1 <= ord(c) <= 0x30F6 else c for c in text)
     if lang == "ur" and script == "Arab":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import weakref
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from bmoca.sim.system.clock import ClockRangeError
 from bmoca.sim.system.server import Hardware, SystemServer, SystemState
 from bmoca.sim.system.statecopy import Fingerprinter, StateImage
 from bmoca.sim.system.windows import Frame
+from bmoca.sim.task_snapshot import task_image
 from bmoca.sim.ui.signature import paints_from_state
 from bmoca.sim.ui.view import View
 
@@ -72,8 +74,16 @@ class SimDevice(Device):
         pushes, restores, frames built, and every outside use of `system`."""
         self._fingerprints: dict[tuple[int, int], bytes] = {}
         """The last few fingerprints taken, by the mark of the state they were taken at."""
-        self._system = SystemServer(SystemState(hardware=self.hardware), installed_apps(), Context)
+        self._system = self._server(SystemState(hardware=self.hardware), installed_apps())
         self._system.boot(first=True)
+
+    @staticmethod
+    def _server(state: SystemState, apps) -> SystemServer:
+        """A system server over `state`, with what only the phone can give it: the apps'
+        contexts and the drawing of recent tasks' snapshots."""
+        system = SystemServer(state, apps, Context)
+        system.task_snapshot = partial(task_image, system)
+        return system
 
     # -- state ----------------------------------------------------------------------
     @property
@@ -120,7 +130,7 @@ class SimDevice(Device):
     @property
     def frame(self) -> Frame:
         if self._frame is None:
-            from bmoca.sim.render.text import get_text_renderer
+            from bmoca.sim.render.text import layout_metrics
             from bmoca.sim.ui.sizes import SHARED as SHARED_SIZES
 
             last = self._last_frame if self.reuse_layout else None
@@ -136,14 +146,9 @@ class SimDevice(Device):
                     self._frame = with_bars(self._system, last, width, height, self._bars)
                     self._frame.state = self._mark()
                     return self._frame
-            renderer = get_text_renderer()
-            locale = self._system.locale
-            frame = compose(self._system, width, height,
-                            lambda text, size, weight: renderer.measure(text, size, weight, locale),
-                            self._bars, last,
-                            lambda text, size, weight, max_width, max_lines: len(
-                                renderer.wrap(text, size, weight, locale, max_width, max_lines)),
-                            SHARED_SIZES if self.reuse_layout else None,
+            measure, text_height = layout_metrics(self._system.locale)
+            frame = compose(self._system, width, height, measure, self._bars, last,
+                            text_height, SHARED_SIZES if self.reuse_layout else None,
                             self._recent if self.reuse_layout else None)
             self._touches += 1  # building a screen may set up an app's data
             frame.state = self._mark()
@@ -649,7 +654,7 @@ class SimDevice(Device):
         self._restore(state.state())
 
     def _restore(self, state: SystemState) -> None:
-        self._system = SystemServer(state, self._system.apps, Context)
+        self._system = self._server(state, self._system.apps)
         self.hardware = state.hardware
         self._epoch += 1
         self._invalidate()

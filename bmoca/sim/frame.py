@@ -74,17 +74,18 @@ class RecentWindows:
 
 def compose(system: SystemServer, width: int, height: int, measure,
             bars_cache: dict | None = None, previous: Frame | None = None,
-            line_count=None, sizes: MeasureCache | None = None,
+            text_height=None, sizes: MeasureCache | None = None,
             recent: RecentWindows | None = None) -> Frame:
     """The frame for the state as it is; windows whose built tree is the same as in
     `previous` or among the `recent` ones (same signature, box, display and scroll state)
-    take its layout. `line_count(text, size, weight, max_width, max_lines)` is the
-    renderer's line breaking, which rows with wrapping text grow by; `sizes` keeps measured
+    take its layout. `text_height(text, size, weight, max_width, max_lines)` is the
+    height of text as the renderer wraps it, which rows with wrapping text grow by; `sizes` keeps measured
     subtrees across frames (`measure` must then depend on nothing but the display: density,
     font scale, locale)."""
     rtl = Context(system, SYSTEMUI_PACKAGE).rtl
     display = (system.density, system.font_scale, rtl, system.locale)
-    layout = Layout(system.density, system.font_scale, rtl, measure, line_count, sizes, display)
+    layout = Layout(system.density, system.font_scale, rtl, measure, text_height, sizes,
+                    display)
     before = {w.kind: w for w in previous.windows} if previous is not None else {}
 
     def place(kind: str, tree: View, box: Box, offsets: ScrollState, focus: str | None,
@@ -135,15 +136,8 @@ def _app_windows(system: SystemServer, record: ActivityRecord, layout: Layout, w
 
     ctx = Context(system, record.package, record)
     activity = record.activity
-    content = activity.build(ctx)
+    root = decorated(record, activity.build(ctx), layout, sb, nb)
     app_box = (0, 0, width, height) if activity.fullscreen else (0, sb, width, height - nb)
-    if activity.fullscreen:
-        root = frame(content, width=MATCH, height=MATCH)
-    else:
-        decor_content = frame(content, id="android:id/content", width=MATCH, height=MATCH)
-        root = frame(frame(decor_content, cls="android.widget.LinearLayout",
-                           width=MATCH, height=MATCH, padding=_px_to_dp(layout, 0, sb, 0, nb)),
-                     width=MATCH, height=MATCH)
     windows = [place("app", root, (0, 0, width, height), record.scroll, record.focus,
                      package=record.package, record=record)]
 
@@ -172,6 +166,16 @@ def _app_windows(system: SystemServer, record: ActivityRecord, layout: Layout, w
         windows.append(place("ime", kb_root, kb_box, ScrollState(), None, package=IME_PACKAGE,
                              scroll=None, announced=forced))
     return windows, focused
+
+
+def decorated(record: ActivityRecord, content: View, layout: Layout, sb: int, nb: int) -> View:
+    """An activity's content in its window's decor: full screen, or inset by the bars."""
+    if record.activity.fullscreen:
+        return frame(content, width=MATCH, height=MATCH)
+    decor_content = frame(content, id="android:id/content", width=MATCH, height=MATCH)
+    return frame(frame(decor_content, cls="android.widget.LinearLayout",
+                       width=MATCH, height=MATCH, padding=_px_to_dp(layout, 0, sb, 0, nb)),
+                 width=MATCH, height=MATCH)
 
 
 def with_bars(system: SystemServer, frame_: Frame, width: int, height: int,

@@ -20,8 +20,9 @@ SUBSETTINGS = f"{SETTINGS}/.SubSettings"
 class Screen:
     name: str
     steps: tuple[str, ...]
-    """"shell:CMD", "swipe_up" (the app drawer), "scroll_down" (one page of a list) or
-    "perturb:KIND" (that perturbation shows now: `bmoca.sim.system.perturbations`)."""
+    """"shell:CMD", "swipe_up" (the app drawer), "scroll_down" (one page of a list),
+    "tap:RESOURCE_ID" (the first view with that id) or "perturb:KIND" (that perturbation
+    shows now: `bmoca.sim.system.perturbations`)."""
 
 
 def _app(package: str) -> str:
@@ -31,6 +32,16 @@ def _app(package: str) -> str:
 def _page(page: str) -> str:
     return f"shell:am start -n {SUBSETTINGS} --es page {page}"
 
+
+PHOTOS = "com.google.android.apps.photos"
+YOUTUBE = "com.google.android.youtube"
+_SHOTS = ("shell:mkdir -p /sdcard/DCIM/Camera /sdcard/Pictures/Screenshots",
+          "shell:touch /sdcard/DCIM/Camera/IMG_20240117_093000.jpg "
+          "/sdcard/DCIM/Camera/IMG_20240116_180000.jpg /sdcard/DCIM/Camera/IMG_20240116_120000.jpg "
+          "/sdcard/DCIM/Camera/IMG_20240110_101500.jpg "
+          "/sdcard/Pictures/Screenshots/Screenshot_20240115-120000.png")
+"""Camera shots and a screenshot of the last days (the default clock: 2024-01-17), so that
+Photos shows several days."""
 
 SCREENS: tuple[Screen, ...] = (
     Screen("home", ()),
@@ -49,13 +60,18 @@ SCREENS: tuple[Screen, ...] = (
     Screen("manage_apps", (_page("manage_apps"),)),
     *(Screen(info.package.rsplit(".", 1)[-1], (_app(info.package),))
       for info in app_table.all_apps() if info.package != SETTINGS),
+    Screen("photos_days", (*_SHOTS, _app(PHOTOS))),
+    Screen("photos_library", (*_SHOTS, _app(PHOTOS), f"tap:{PHOTOS}:id/tab_library")),
+    Screen("youtube_search", (_app(YOUTUBE), f"tap:{YOUTUBE}:id/menu_item_1",
+                              "shell:input text guitar")),
     Screen("picker", ("shell:am start -a android.intent.action.OPEN_DOCUMENT "
                       "-c android.intent.category.OPENABLE -t image/*",)),
     *(Screen(f"perturbation_{kind}", (_app(SETTINGS), f"perturb:{kind}"))
       for kind in KINDS),
 )
 """Every screen the layout checks visit: the launcher, Settings' pages, each app's first
-screen, the system file picker (DocumentsUI's PickActivity, asked for an image) and each
+screen, Photos' grid over several days and its Library, YouTube's search page
+with suggestions, the system file picker (DocumentsUI's PickActivity, asked for an image) and each
 perturbation over Settings."""
 
 GALLERY_SCREENS = ("home", "drawer", "settings", "battery", "calculator", "deskclock",
@@ -83,9 +99,26 @@ def reach(device, screen: Screen) -> None:
             device.swipe(width // 2, int(height * 0.8), width // 2, int(height * 0.2), 300)
         elif step == "scroll_down":
             device.swipe(width // 2, int(height * 0.75), width // 2, int(height * 0.25), 400)
+        elif step.startswith("tap:"):
+            _tap_id(device, screen.name, step[4:])
         elif step.startswith("perturb:"):
             device.arm_perturbations(f"{step[8:]}@1", 0)
             device.perturb(1)
         else:
             raise ValueError(f"{screen.name}: unknown step {step!r}")
 
+
+
+def _tap_id(device, name: str, resource_id: str) -> None:
+    """Tap the centre of the first view with `resource_id` in the device's dump."""
+    import re
+
+    from lxml import etree
+
+    root = etree.fromstring(device.dump_hierarchy().encode("utf-8"))
+    for node in root.iter("node"):
+        if node.get("resource-id") == resource_id:
+            left, top, right, bottom = (int(v) for v in re.findall(r"-?\d+", node.get("bounds")))
+            device.tap((left + right) // 2, (top + bottom) // 2)
+            return
+    raise RuntimeError(f"{name}: no view {resource_id!r} to tap")

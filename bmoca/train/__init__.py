@@ -6,7 +6,12 @@ Needs the `train` extra (`pip install -e ".[train]"`: torch). Nothing here is im
 
 from __future__ import annotations
 
-__all__ = ["TrainError", "require_torch"]
+import re
+
+__all__ = ["DEVICE_CHOICES", "TrainError", "check_device_name", "require_torch"]
+
+DEVICE_CHOICES = ("cpu", "cuda", "cuda:N", "mps", "auto")
+_DEVICE = re.compile(r"cpu|mps|auto|cuda(:\d+)?")
 
 
 class TrainError(RuntimeError):
@@ -20,3 +25,12 @@ def require_torch():
     except ImportError:
         raise TrainError("training needs torch: pip install -e '.[train]'") from None
     return torch
+
+
+def check_device_name(value: str) -> str:
+    """`value` lower-cased if it names a kind of torch device, else TrainError naming the
+    choices (no torch call: the command line checks it before loading anything)."""
+    name = value.strip().lower()
+    if not _DEVICE.fullmatch(name):
+        raise TrainError(f"unknown device {value!r}; choose one of {', '.join(DEVICE_CHOICES)}")
+    return name

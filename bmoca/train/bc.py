@@ -4,7 +4,8 @@
 minimises cross-entropy on the 385-way action (or MSE on the dual gesture), with AdamW and
 cosine annealing with warm restarts (§6.6), and writes `CHECKPOINT` (a torch file with the
 weights, the policy's config and the training settings). `load` rebuilds the policy.
-Seeded: the same data, settings and seed give the same weights.
+Seeded: the same data, settings and seed give the same weights, and a run resumed from
+its checkpoint (`checkpoints.Checkpointing`) ends with the weights of an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,15 @@ import torch
 from torch.nn import functional
 
 from bmoca.train import TrainError
+from bmoca.train.checkpoints import (
+    Checkpointing,
+    autocast,
+    grad_scaler,
+    resolve_device,
+    rng_state,
+    set_rng_state,
+    use_amp,
+)
 from bmoca.train.datasets import DemoSampler, StepDataset, collate
 from bmoca.train.models import Policy, build_policy, new_config
 
@@ -38,8 +48,10 @@ class Settings:
     weight_decay: float = 1e-4
     restart_every: int = 500  # T_0 of cosine warm restarts, in optimisation steps
     seed: int = 0
-    device: str = "cpu"  # a torch device: cpu, cuda, cuda:1, mps
+    device: str = "cpu"  # a torch device: cpu, cuda, cuda:1, mps, auto
     model: dict[str, Any] = field(default_factory=dict)  # extra policy config
+    amp: bool | None = None  # mixed precision; None: on for CUDA only
+    workers: int = 0  # DataLoader worker processes decoding screens
 
 
 @dataclass
@@ -62,42 +74,69 @@ def _loss(policy: Policy, batch: dict[str, Any], device: torch.device) -> torch.
 
 def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None,
           text_config: Any = None,
-          on_step: Callable[[int, float], None] | None = None) -> tuple[Policy, Result]:
-    """Train a policy on `data` for `settings.steps` minibatches; returns it and the losses."""
+          on_step: Callable[[int, float], None] | None = None,
+          checkpointing: Checkpointing | None = None) -> tuple[Policy, Result]:
+    """Train a policy on `data` for `settings.steps` minibatches; returns it and the losses.
+
+    With `checkpointing`, a resumable checkpoint every `every` steps, and (`resume`) the
+    run continues from the last one: the sampler replays its seeded draws up to it, so the
+    batches, and so the final weights, are those of an uninterrupted run."""
     if not len(data):
         raise TrainError("the dataset holds no steps with a discrete action to learn from")
+    saved = checkpointing.read() if checkpointing else None
+    device = resolve_device(settings.device)
     torch.manual_seed(settings.seed)  # weight initialisation; the sampler has its own seed
     if policy is None:
         config = {**new_config(settings.arch, settings.action), **settings.model}
         policy = build_policy(config, text_config=text_config)
-    try:
-        device = torch.device(settings.device)
-        policy.to(device)
-    except (RuntimeError, AssertionError) as exc:  # no such device, or torch built without it
-        raise TrainError(f"cannot train on device {settings.device!r}: {exc}") from None
-    sampler = DemoSampler(data, seed=settings.seed,
-                          num_samples=settings.steps * settings.batch_size)
-    loader = torch.utils.data.DataLoader(data, batch_size=settings.batch_size,
-                                         sampler=sampler, collate_fn=collate)
+    policy.to(device)
     params = [p for p in policy.parameters() if p.requires_grad]
     optimiser = torch.optim.AdamW(params, lr=settings.lr, weight_decay=settings.weight_decay)
     schedule = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(
         optimiser, T_0=max(1, settings.restart_every))
-    policy.train()
+    amp = use_amp(settings.amp, device)
+    scaler = grad_scaler(device, amp)
     losses: list[float] = []
+    if saved is not None:
+        policy.load_state_dict(saved["model"], strict=False)
+        optimiser.load_state_dict(saved["optimizer"])
+        schedule.load_state_dict(saved["scheduler"])
+        scaler.load_state_dict(saved["scaler"])
+        losses = list(saved["losses"])
+        set_rng_state(saved["rng"])
+    first = len(losses)
+    sampler = DemoSampler(data, seed=settings.seed, start=first * settings.batch_size,
+                          num_samples=settings.steps * settings.batch_size)
+    loader = torch.utils.data.DataLoader(
+        data, batch_size=settings.batch_size, sampler=sampler, collate_fn=collate,
+        num_workers=settings.workers, generator=torch.Generator().manual_seed(settings.seed))
+    policy.train()
     start = time.perf_counter()
-    for step, batch in enumerate(loader):
-        loss = _loss(policy, batch, device)
+    for step, batch in enumerate(loader, start=first):
+        with autocast(device, amp):
+            loss = _loss(policy, batch, device)
         optimiser.zero_grad(set_to_none=True)
-        loss.backward()
-        optimiser.step()
+        scaler.scale(loss).backward()
+        scaler.step(optimiser)
+        scaler.update()
         schedule.step()
         losses.append(float(loss.detach()))
+        if checkpointing and checkpointing.due(step + 1, settings.steps):
+            checkpointing.write({"step": step + 1, "model": _weights(policy),
+                                 "optimizer": optimiser.state_dict(),
+                                 "scheduler": schedule.state_dict(),
+                                 "scaler": scaler.state_dict(), "losses": losses,
+                                 "rng": rng_state()})
         if on_step is not None:
             on_step(step, losses[-1])
     seconds = time.perf_counter() - start
     policy.to("cpu").eval()  # checkpoints and agents work on the CPU
-    return policy, Result(losses, seconds, len(losses) * settings.batch_size)
+    return policy, Result(losses, seconds, (len(losses) - first) * settings.batch_size)
+
+
+def _weights(policy: Policy) -> dict[str, torch.Tensor]:
+    """The trainable state: a frozen Hugging Face text encoder is loaded from its path."""
+    return {k: v for k, v in policy.state_dict().items() if not k.startswith("text.model.")}
 
 
 def save(policy: Policy, path: str | Path, settings: Settings | None = None,
@@ -105,8 +144,8 @@ def save(policy: Policy, path: str | Path, settings: Settings | None = None,
     """Write weights and config to `path` (parents created); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    state = {k: v for k, v in policy.state_dict().items() if not k.startswith("text.model.")}
-    torch.save({"format": FORMAT, "version": 1, "config": policy.config, "state": state,
+    torch.save({"format": FORMAT, "version": 1, "config": policy.config,
+                "state": _weights(policy),
                 "settings": asdict(settings) if settings else None, "extra": extra or {}},
                path)
     return path

@@ -94,16 +94,20 @@ class StepDataset(torch.utils.data.Dataset):
 
 class DemoSampler(torch.utils.data.Sampler):
     """Indices drawn as the reference does: a demonstration uniformly, then one of its
-    steps uniformly. Seeded and endless unless `num_samples` is given."""
+    steps uniformly. Seeded and endless unless `num_samples` is given; `start` skips the
+    first draws (a resumed run replays them to continue where the checkpoint was)."""
 
     def __init__(self, dataset: StepDataset, *, seed: int = 0,
-                 num_samples: int | None = None) -> None:
+                 num_samples: int | None = None, start: int = 0) -> None:
         if not dataset.demo_steps:
             raise ValueError("the dataset has no steps with a discrete action")
         self.dataset, self.seed, self.num_samples = dataset, seed, num_samples
+        self.start = start
 
     def __len__(self) -> int:
-        return self.num_samples if self.num_samples is not None else 2**31
+        if self.num_samples is None:
+            return 2**31
+        return max(0, self.num_samples - self.start)
 
     def __iter__(self) -> Iterator[int]:
         rng = np.random.default_rng(self.seed)
@@ -111,7 +115,9 @@ class DemoSampler(torch.utils.data.Sampler):
         drawn = 0
         while self.num_samples is None or drawn < self.num_samples:
             steps = demos[int(rng.integers(len(demos)))]
-            yield steps[int(rng.integers(len(steps)))]
+            pick = steps[int(rng.integers(len(steps)))]
+            if drawn >= self.start:
+                yield pick
             drawn += 1
 
 

@@ -16,6 +16,10 @@ Transitions come from each demonstration's consecutive steps with a discrete act
 (`StepDataset`), reward 1 on the last step of a successful episode and 0 elsewhere. The
 actor is a `Policy` (optionally started from a BC checkpoint) and is saved as a BC-format
 checkpoint, so `iql:PATH` (or `bc:PATH`) plays it in `bmoca eval`.
+
+Batches are drawn in the main process from a seeded generator and built (screens decoded)
+in `workers` DataLoader processes; a resumed run replays the draws up to its checkpoint,
+so it ends with the weights of an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -32,6 +36,15 @@ from torch import nn
 from torch.nn import functional
 
 from bmoca.train import TrainError
+from bmoca.train.checkpoints import (
+    Checkpointing,
+    autocast,
+    grad_scaler,
+    resolve_device,
+    rng_state,
+    set_rng_state,
+    use_amp,
+)
 from bmoca.train.datasets import StepDataset
 from bmoca.train.models import OUTPUTS, Policy, build_policy, new_config
 
@@ -49,6 +62,9 @@ class IQLSettings:
     max_weight: float = 100.0
     target_update: float = 0.005  # polyak rate of the target critic
     seed: int = 0
+    device: str = "cpu"  # cpu, cuda, cuda:1, mps, auto
+    amp: bool | None = None  # mixed precision; None: on for CUDA only
+    workers: int = 0  # DataLoader worker processes building batches
 
 
 class Transitions:
@@ -79,6 +95,42 @@ class Transitions:
                 "done": torch.tensor([self.rows[i][3] for i in picks])}
 
 
+class _Batches(torch.utils.data.Dataset):
+    """Map-style view of `Transitions` whose index is a batch's picks (for DataLoader
+    workers: the picks are drawn in the main process, the screens decoded in a worker)."""
+
+    def __init__(self, transitions: Transitions) -> None:
+        self.transitions = transitions
+
+    def __len__(self) -> int:
+        return len(self.transitions)
+
+    def __getitem__(self, picks: tuple[int, ...]) -> dict[str, Any]:
+        return self.transitions.batch(np.asarray(picks))
+
+
+class _Picks(torch.utils.data.Sampler):
+    """`steps` batches of uniform picks from a seeded generator, from batch `start` on
+    (the ones before are drawn and dropped: a resumed run gets the batches that follow)."""
+
+    def __init__(self, size: int, settings: IQLSettings, start: int) -> None:
+        self.size, self.settings, self.start = size, settings, start
+
+    def __len__(self) -> int:
+        return max(0, self.settings.steps - self.start)
+
+    def __iter__(self):
+        rng = np.random.default_rng(self.settings.seed)
+        for step in range(self.settings.steps):
+            picks = rng.integers(self.size, size=self.settings.batch_size)
+            if step >= self.start:
+                yield tuple(int(p) for p in picks)
+
+
+def _as_is(batch: dict[str, Any]) -> dict[str, Any]:
+    return batch
+
+
 class Critic(nn.Module):
     """Twin Q heads and a V head on one copy of the policy's encoder."""
 
@@ -100,60 +152,88 @@ def expectile_loss(diff: torch.Tensor, tau: float) -> torch.Tensor:
 
 
 def train(data: StepDataset, settings: IQLSettings, *, actor: Policy | None = None,
-          on_step: Callable[[int, dict[str, float]], None] | None = None
+          on_step: Callable[[int, dict[str, float]], None] | None = None,
+          checkpointing: Checkpointing | None = None,
           ) -> tuple[Policy, list[dict[str, float]]]:
     """Train an actor (and its critic) on the dataset's transitions; returns the actor and
-    the losses per step."""
+    the losses per step. `checkpointing` writes resumable checkpoints and resumes."""
     if not len(data):
         raise TrainError("the dataset holds no steps with a discrete action to learn from")
+    saved = checkpointing.read() if checkpointing else None
+    device = resolve_device(settings.device)
     torch.manual_seed(settings.seed)
     if actor is None:
         actor = build_policy(new_config())
     elif actor.config.get("action", "discrete") != "discrete":
         raise TrainError("IQL here learns the discrete (385-way) action")
-    actor = copy.deepcopy(actor).train()
-    critic = Critic(actor).train()
+    actor = copy.deepcopy(actor).to(device).train()
+    critic = Critic(actor).to(device).train()
     target = copy.deepcopy(critic).requires_grad_(False).eval()
     transitions = Transitions(data)
-    rng = np.random.default_rng(settings.seed)
     actor_opt = torch.optim.Adam([p for p in actor.parameters() if p.requires_grad],
                                  lr=settings.lr)
     critic_opt = torch.optim.Adam([p for p in critic.parameters() if p.requires_grad],
                                   lr=settings.lr)
+    amp = use_amp(settings.amp, device)
+    scaler = grad_scaler(device, amp)
     history: list[dict[str, float]] = []
+    if saved is not None:
+        for module, key in ((actor, "actor"), (critic, "critic"), (target, "target")):
+            module.load_state_dict(saved[key])
+        actor_opt.load_state_dict(saved["actor_optimizer"])
+        critic_opt.load_state_dict(saved["critic_optimizer"])
+        scaler.load_state_dict(saved["scaler"])
+        history = list(saved["history"])
+        set_rng_state(saved["rng"])
+    first = len(history)
+    loader = torch.utils.data.DataLoader(
+        _Batches(transitions), batch_size=None, sampler=_Picks(len(transitions), settings, first),
+        collate_fn=_as_is, num_workers=settings.workers,
+        generator=torch.Generator().manual_seed(settings.seed))
     start = time.perf_counter()
-    for step in range(settings.steps):
-        batch = transitions.batch(rng.integers(len(transitions), size=settings.batch_size))
+    for step, batch in enumerate(loader, start=first):
+        batch = {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
         actions = batch["action"][:, None]
-        with torch.no_grad():
+        with torch.no_grad(), autocast(device, amp):
             t1, t2, _ = target(batch["pixels"], batch["goal"])
-            q_target = torch.min(t1, t2).gather(1, actions).squeeze(1)
+            q_target = torch.min(t1, t2).gather(1, actions).squeeze(1).float()
             _, _, next_v = critic(batch["next_pixels"], batch["goal"])
-            backup = batch["reward"] + settings.gamma * (1 - batch["done"]) * next_v
-        q1, q2, v = critic(batch["pixels"], batch["goal"])
-        value_loss = expectile_loss(q_target - v, settings.expectile)
-        q_loss = (functional.mse_loss(q1.gather(1, actions).squeeze(1), backup)
-                  + functional.mse_loss(q2.gather(1, actions).squeeze(1), backup))
+            backup = batch["reward"] + settings.gamma * (1 - batch["done"]) * next_v.float()
+        with autocast(device, amp):
+            q1, q2, v = critic(batch["pixels"], batch["goal"])
+            value_loss = expectile_loss(q_target - v.float(), settings.expectile)
+            q_loss = (functional.mse_loss(q1.gather(1, actions).squeeze(1).float(), backup)
+                      + functional.mse_loss(q2.gather(1, actions).squeeze(1).float(), backup))
         critic_opt.zero_grad(set_to_none=True)
-        (value_loss + q_loss).backward()
-        critic_opt.step()
+        scaler.scale(value_loss + q_loss).backward()
+        scaler.step(critic_opt)
         with torch.no_grad():
-            weights = torch.exp(settings.temperature * (q_target - v.detach())).clamp(
+            weights = torch.exp(settings.temperature * (q_target - v.detach().float())).clamp(
                 max=settings.max_weight)
             for p, tp in zip(critic.parameters(), target.parameters(), strict=True):
                 tp.lerp_(p, settings.target_update)
-        log_probs = functional.log_softmax(actor(batch["pixels"], batch["goal"]), dim=-1)
+        with autocast(device, amp):
+            logits = actor(batch["pixels"], batch["goal"]).float()
+        log_probs = functional.log_softmax(logits, dim=-1)
         actor_loss = -(weights * log_probs.gather(1, actions).squeeze(1)).mean()
         actor_opt.zero_grad(set_to_none=True)
-        actor_loss.backward()
-        actor_opt.step()
+        scaler.scale(actor_loss).backward()
+        scaler.step(actor_opt)
+        scaler.update()
         row = {"step": step + 1, "value_loss": value_loss.item(), "q_loss": q_loss.item(),
                "actor_loss": actor_loss.item(), "mean_weight": weights.mean().item(),
                "seconds": round(time.perf_counter() - start, 2)}
         history.append(row)
+        if checkpointing and checkpointing.due(step + 1, settings.steps):
+            checkpointing.write({"step": step + 1, "actor": actor.state_dict(),
+                                 "critic": critic.state_dict(), "target": target.state_dict(),
+                                 "actor_optimizer": actor_opt.state_dict(),
+                                 "critic_optimizer": critic_opt.state_dict(),
+                                 "scaler": scaler.state_dict(), "history": history,
+                                 "rng": rng_state()})
         if on_step is not None:
             on_step(step, row)
-    return actor.eval(), history
+    return actor.to("cpu").eval(), history
 
 
 def settings_dict(settings: IQLSettings) -> dict[str, Any]:

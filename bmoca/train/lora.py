@@ -9,6 +9,13 @@ LoRA follows §6.4 (r 8, alpha 16, dropout 0.1, no bias) on every linear layer o
 model except its output head (`target_modules` finds them, whatever the architecture).
 
 Models load only from local directories (`local_files_only`): nothing is downloaded.
+Training runs on transformers' `Trainer` (optimiser, schedule, gradient accumulation with
+the loss averaged over every learned token of the accumulated batch, gradient clipping at
+`max_grad_norm`, mixed precision, and, with `--checkpoint-every N`, intermediate
+checkpoints in `OUT.ckpt/checkpoint-STEP` that `--resume` continues from: weights,
+optimiser, schedule, random generators and the data position, so a resumed run ends with
+the adapter of an uninterrupted one).
+
 Needs torch, transformers and peft (`pip install -e ".[lora]"`); `require_lora` gives
 the one-line error. Seeded: the same data, model, settings and seed give the same adapter.
 """
@@ -17,6 +24,8 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -24,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from torch.nn import functional
 
 from bmoca.train import TrainError
+from bmoca.train.checkpoints import Checkpointing, resolve_device, spec_difference, use_amp
 
 __all__ = ["CONFIG_FILE", "Example", "LoraSettings", "LoraResult", "encode", "load_model",
            "prompt_ids", "require_lora", "save", "target_modules", "train"]
@@ -37,8 +46,10 @@ CONFIG_FILE = "bmoca_lora.json"
 
 IGNORE = -100
 DTYPES = ("float32", "bfloat16", "float16")
-OPTIMISERS = ("adamw", "sgd")
-SCHEDULES = ("cosine", "linear", "constant")
+OPTIMISERS = {"adamw": "adamw_torch", "sgd": "sgd"}  # ours: the Trainer's `optim`
+SCHEDULES = {"cosine": "cosine", "linear": "linear", "constant": "constant_with_warmup"}
+RUN_FILE = "bmoca_run.json"
+"""In the checkpoint directory: the spec a resumed run must match."""
 
 
 def require_lora() -> tuple[Any, Any]:
@@ -80,6 +91,8 @@ class LoraSettings:
     device: str = "cpu"
     dtype: str = "float32"
     gradient_checkpointing: bool = False
+    max_grad_norm: float = 1.0  # gradient clipping (0: none)
+    amp: bool | None = None  # mixed precision; None: on for CUDA (float32 weights only)
 
     def check(self) -> None:
         if self.optimizer not in OPTIMISERS:
@@ -252,61 +265,108 @@ def _saved_config(path: Path) -> dict[str, Any]:
 
 # -- training ------------------------------------------------------------------------------
 
-def _batches(encoded: Sequence[tuple[list[int], list[int]]], settings: LoraSettings,
-             generator: torch.Generator, pad_id: int) -> list[dict[str, torch.Tensor]]:
-    """One epoch's micro-batches in a seeded order, right-padded (padding is IGNORE)."""
-    order = torch.randperm(len(encoded), generator=generator).tolist()
-    out = []
-    for start in range(0, len(order), settings.batch_size):
-        items = [encoded[i] for i in order[start:start + settings.batch_size]]
+class _Encoded(torch.utils.data.Dataset):
+    def __init__(self, encoded: Sequence[tuple[list[int], list[int]]]) -> None:
+        self.encoded = encoded
+
+    def __len__(self) -> int:
+        return len(self.encoded)
+
+    def __getitem__(self, index: int) -> tuple[list[int], list[int]]:
+        return self.encoded[index]
+
+
+class _Padding:
+    """Right-pads a micro-batch: padding is `pad_id` in the input and IGNORE in the labels
+    (the model shifts the labels itself: label i is the token at i)."""
+
+    def __init__(self, pad_id: int) -> None:
+        self.pad_id = pad_id
+
+    def __call__(self, items: list[tuple[list[int], list[int]]]) -> dict[str, torch.Tensor]:
         width = max(len(ids) for ids, _ in items)
-        ids = torch.full((len(items), width), pad_id, dtype=torch.long)
+        ids = torch.full((len(items), width), self.pad_id, dtype=torch.long)
         labels = torch.full((len(items), width), IGNORE, dtype=torch.long)
         mask = torch.zeros((len(items), width), dtype=torch.long)
         for row, (tokens, targets) in enumerate(items):
             ids[row, :len(tokens)] = torch.tensor(tokens)
             labels[row, :len(targets)] = torch.tensor(targets)
             mask[row, :len(tokens)] = 1
-        out.append({"input_ids": ids, "labels": labels, "attention_mask": mask})
-    return out
+        return {"input_ids": ids, "labels": labels, "attention_mask": mask}
 
 
-def _lr_factor(settings: LoraSettings, total: int) -> Callable[[int], float]:
-    warmup = math.ceil(settings.warmup_ratio * total) if settings.warmup_ratio > 0 else 0
+def _device_arguments(settings: LoraSettings) -> dict[str, Any]:
+    """The Trainer's say over the device and precision. It trains on the first visible GPU:
+    another is chosen with CUDA_VISIBLE_DEVICES, not with an index."""
+    device = resolve_device(settings.device)
+    if device.type == "cuda" and (device.index or 0) > 0:
+        raise TrainError(f"--device {settings.device}: LoRA training uses the first visible "
+                         f"GPU; run with CUDA_VISIBLE_DEVICES={device.index} and --device cuda")
+    arguments: dict[str, Any] = {"use_cpu": device.type == "cpu"}
+    if use_amp(settings.amp, device) and settings.dtype == "float32":
+        half = device.type == "mps" or (device.type == "cuda"
+                                        and not torch.cuda.is_bf16_supported())
+        arguments["fp16" if half else "bf16"] = True
+    return arguments
 
-    def factor(step: int) -> float:
-        if step < warmup:
-            return (step + 1) / warmup
-        if settings.schedule == "constant":
-            return 1.0
-        progress = (step - warmup) / max(1, total - warmup)
-        if settings.schedule == "linear":
-            return max(0.0, 1.0 - progress)
-        return 0.5 * (1.0 + math.cos(math.pi * min(1.0, progress)))
 
-    return factor
+def _resume_from(checkpointing: Checkpointing | None) -> str | None:
+    """The Trainer checkpoint to resume from (None to start afresh), after checking the
+    run's spec against the one the checkpoints were written with; records the spec."""
+    if checkpointing is None:
+        return None
+    directory, record = checkpointing.path, checkpointing.path / RUN_FILE
+    last = None
+    if checkpointing.resume:
+        from transformers.trainer_utils import get_last_checkpoint
+
+        last = get_last_checkpoint(str(directory)) if directory.is_dir() else None
+        if last is None:
+            raise TrainError(f"--resume: no checkpoint in {directory} (a run writes them with "
+                             "--checkpoint-every N)")
+        saved = json.loads(record.read_text("utf-8")) if record.is_file() else {}
+        differs = spec_difference(saved, json.loads(json.dumps(checkpointing.spec)))
+        if differs:
+            raise TrainError(f"--resume: {directory} is from another run ({differs}); use "
+                             "the same options, or start afresh without --resume")
+    if checkpointing.every:
+        directory.mkdir(parents=True, exist_ok=True)
+        if last is None:  # a run started afresh: an earlier run's checkpoints would mix in
+            for stale in directory.glob("checkpoint-*"):
+                shutil.rmtree(stale)
+        record.write_text(json.dumps(checkpointing.spec, indent=2) + "\n", "utf-8")
+    return last
 
 
-def completion_loss(model: Any, batch: dict[str, torch.Tensor], device: torch.device,
-                    ) -> tuple[torch.Tensor, int]:
-    """(summed cross-entropy over the learned tokens, their number)."""
-    labels = batch["labels"].to(device)
-    logits = model(input_ids=batch["input_ids"].to(device),
-                   attention_mask=batch["attention_mask"].to(device)).logits
-    shifted = logits[:, :-1].float().reshape(-1, logits.shape[-1])
-    targets = labels[:, 1:].reshape(-1)
-    loss = functional.cross_entropy(shifted, targets, ignore_index=IGNORE, reduction="sum")
-    return loss, int((targets != IGNORE).sum())
+def _reporter(transformers: Any, total: int,
+              on_step: Callable[[int, int, float, float], None] | None) -> Any:
+    """Each step's loss to `on_step`; and no checkpoint of the last step (the adapter is
+    saved then: resuming a finished run replays its last step, as the other trainers)."""
+    class Report(transformers.TrainerCallback):
+        def on_step_end(self, args, state, control, **kwargs):  # noqa: ANN001
+            if state.global_step >= state.max_steps:
+                control.should_save = False
+
+        def on_log(self, args, state, control, logs=None, **kwargs):  # noqa: ANN001
+            if on_step is not None and logs and "loss" in logs:
+                on_step(state.global_step - 1, total, float(logs["loss"]),
+                        float(logs.get("learning_rate", 0.0)))
+
+    return Report()
 
 
 def train(model_path: str | Path, examples: Sequence[Example], settings: LoraSettings, *,
           on_step: Callable[[int, int, float, float], None] | None = None,
+          checkpointing: Checkpointing | None = None,
           ) -> tuple[Any, Any, LoraResult]:
     """Fine-tune LoRA adapters on `examples`; returns (peft model, tokenizer, result).
 
-    `on_step(step, total, loss, lr)` is called after each optimiser step."""
+    `on_step(step, total, loss, lr)` is called after each optimiser step. `checkpointing`
+    (a directory) keeps a Trainer checkpoint every `every` steps and resumes from the last."""
     settings.check()
-    _, peft = require_lora()
+    transformers, peft = require_lora()
+    device_arguments = _device_arguments(settings)
+    resume_from = _resume_from(checkpointing)
     model, tokenizer = load_base(model_path, settings.dtype)
     limit = settings.max_length or context_length(model) or 0
     encoded, dropped = [], 0
@@ -319,7 +379,7 @@ def train(model_path: str | Path, examples: Sequence[Example], settings: LoraSet
     if not encoded:
         raise TrainError(f"no example to learn from ({len(examples)} given, {dropped} longer "
                          f"than {limit} tokens)")
-    torch.manual_seed(settings.seed)  # LoRA's initial weights and dropout
+    torch.manual_seed(settings.seed)  # LoRA's initial weights
     targets = target_modules(model)
     config = peft.LoraConfig(r=settings.r, lora_alpha=settings.alpha,
                              lora_dropout=settings.dropout, bias="none",
@@ -331,44 +391,31 @@ def train(model_path: str | Path, examples: Sequence[Example], settings: LoraSet
         enable()
         model.enable_input_require_grads()
         model.config.use_cache = False  # a cache is useless with checkpointing
-    try:
-        device = torch.device(settings.device)
-        model.to(device)
-    except (RuntimeError, AssertionError) as exc:
-        raise TrainError(f"cannot train on device {settings.device!r}: {exc}") from None
     per_epoch = math.ceil(math.ceil(len(encoded) / settings.batch_size) / settings.grad_accum)
     total = settings.max_steps or per_epoch * settings.epochs
-    params = [p for p in model.parameters() if p.requires_grad]
-    if settings.optimizer == "sgd":
-        optimiser = torch.optim.SGD(params, lr=settings.lr, weight_decay=settings.weight_decay)
-    else:
-        optimiser = torch.optim.AdamW(params, lr=settings.lr,
-                                      weight_decay=settings.weight_decay)
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimiser, _lr_factor(settings, total))
-    generator = torch.Generator().manual_seed(settings.seed)
-    pad_id = int(tokenizer.pad_token_id)
-    model.train()
-    losses: list[float] = []
-    start = time.perf_counter()
-    while len(losses) < total:
-        micro = _batches(encoded, settings, generator, pad_id)
-        for first in range(0, len(micro), settings.grad_accum):
-            window = micro[first:first + settings.grad_accum]
-            tokens = sum(int((b["labels"][:, 1:] != IGNORE).sum()) for b in window)
-            summed = 0.0
-            for batch in window:
-                loss, _ = completion_loss(model, batch, device)
-                (loss / max(1, tokens)).backward()
-                summed += float(loss.detach())
-            optimiser.step()
-            schedule.step()
-            optimiser.zero_grad(set_to_none=True)
-            losses.append(summed / max(1, tokens))
-            if on_step is not None:
-                on_step(len(losses) - 1, total, losses[-1], schedule.get_last_lr()[0])
-            if len(losses) >= total:
-                break
-    seconds = time.perf_counter() - start
+    with tempfile.TemporaryDirectory(prefix="bmoca-lora-") as scratch:
+        every = checkpointing.every if checkpointing else 0
+        arguments = transformers.TrainingArguments(
+            output_dir=str(checkpointing.path) if checkpointing else scratch,
+            per_device_train_batch_size=settings.batch_size,
+            gradient_accumulation_steps=settings.grad_accum, max_steps=total,
+            learning_rate=settings.lr, weight_decay=settings.weight_decay,
+            lr_scheduler_type=SCHEDULES[settings.schedule],
+            warmup_steps=math.ceil(settings.warmup_ratio * total),
+            optim=OPTIMISERS[settings.optimizer], max_grad_norm=settings.max_grad_norm,
+            seed=settings.seed, data_seed=settings.seed, logging_strategy="steps",
+            logging_steps=1, save_strategy="steps" if every else "no",
+            save_steps=every or 500, report_to="none", disable_tqdm=True,
+            remove_unused_columns=False, dataloader_pin_memory=False, **device_arguments)
+        trainer = transformers.Trainer(model=model, args=arguments,
+                                       train_dataset=_Encoded(encoded),
+                                       data_collator=_Padding(int(tokenizer.pad_token_id)),
+                                       callbacks=[_reporter(transformers, total, on_step)])
+        trainer.remove_callback(transformers.PrinterCallback)  # `on_step` reports instead
+        start = time.perf_counter()
+        trainer.train(resume_from_checkpoint=resume_from)
+        seconds = time.perf_counter() - start
+    losses = [float(e["loss"]) for e in trainer.state.log_history if "loss" in e]
     model.to("cpu").eval()
     return model, tokenizer, LoraResult(losses, seconds, len(encoded), dropped, targets)
 

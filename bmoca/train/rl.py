@@ -11,6 +11,10 @@ this size. Episodes run in `TaskEnv`s (one phone each) behind SB3's vectorised e
 Each rollout (an "iteration") appends a row to the curve: timesteps, episodes finished,
 their success rate and mean return, and every `eval_every` iterations the greedy policy's
 success over the training and evaluation configurations; row 0 is the starting policy's.
+
+With `checkpointing`, every `every` iterations a resumable checkpoint (`rl_resume`) is
+written at the start of a rollout, and a resumed run ends with the weights and the curve
+of an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from torch import nn
 
 from bmoca import tasks
 from bmoca.train import TrainError
+from bmoca.train.checkpoints import Checkpointing, resolve_device
 from bmoca.train.datasets import to_tensor
 from bmoca.train.models import Policy
 from bmoca.train.rl_env import TaskEnv
@@ -66,6 +71,7 @@ class RLSettings:
     off_path_reward: float = -1.0
     eval_every: int = 5
     seed: int = 0
+    device: str = "cpu"          # where SB3 trains: cpu, cuda, cuda:1, mps, auto
 
 
 @cache
@@ -149,12 +155,14 @@ def greedy_success(network: Policy, task: tasks.Task, config_ids: Sequence[str],
     env = TaskEnv(task, config_ids, horizon=horizon)
     wins = 0
     network.eval()
+    device = next(network.parameters()).device
     try:
         for config_id in config_ids:
             observation, _ = env.reset(options={"config": config_id})
             for _ in range(horizon):
                 with torch.no_grad():
-                    action = int(network(to_tensor(observation)[None], [task.goal])[0].argmax())
+                    screen = to_tensor(observation)[None].to(device)
+                    action = int(network(screen, [task.goal])[0].argmax())
                 observation, _, terminated, truncated, info = env.step(action)
                 if terminated or truncated:
                     break
@@ -177,9 +185,12 @@ def _make_env(task_id: str, config_ids: list[str], settings: RLSettings,
 
 
 def train(network: Policy, settings: RLSettings, *,
-          on_row: Callable[[dict[str, Any]], None] | None = None
+          on_row: Callable[[dict[str, Any]], None] | None = None,
+          checkpointing: Checkpointing | None = None,
+          curve: list[dict[str, Any]] | None = None,
           ) -> tuple[Policy, list[dict[str, Any]]]:
-    """Fine-tune `network` on `settings.task`; returns the tuned copy and the curve."""
+    """Fine-tune `network` on `settings.task`; returns the tuned copy and the curve (the
+    rows go to `curve` as they come, those of a resumed checkpoint first)."""
     if settings.algo not in ALGORITHMS:
         raise TrainError(f"unknown algorithm {settings.algo!r}; use one of {ALGORITHMS}")
     if settings.critic not in CRITICS:
@@ -192,19 +203,27 @@ def train(network: Policy, settings: RLSettings, *,
     sb3 = _sb3_classes()
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    from bmoca.train.rl_resume import restore_model
+
+    saved = checkpointing.read() if checkpointing else None
+    resolve_device(settings.device)
     torch.manual_seed(settings.seed)
     builders = [_make_env(task.id, list(settings.configs), settings, rank)
                 for rank in range(settings.envs)]
     vec = SubprocVecEnv(builders) if settings.subprocess else DummyVecEnv(builders)
-    model, tuned = make_model(network, settings, vec, task.goal)
-    curve: list[dict[str, Any]] = []
-    recorder = _curve_callback(sb3["BaseCallback"], settings, task, tuned, curve, on_row)
+    curve = [] if curve is None else curve
     try:
-        model.learn(total_timesteps=settings.timesteps, callback=recorder)
+        model, tuned = make_model(network, settings, vec, task.goal)
+        if saved is not None:
+            restore_model(model, saved["model"])
+        recorder = _curve_callback(sb3["BaseCallback"], settings, task, tuned, curve, on_row,
+                                   checkpointing, saved["curve"] if saved else None)
+        model.learn(total_timesteps=settings.timesteps - model.num_timesteps,
+                    callback=recorder, reset_num_timesteps=saved is None)
         recorder.flush(final=True)
     finally:
         vec.close()
-    return tuned().eval(), curve
+    return tuned().to("cpu").eval(), curve
 
 
 def make_model(network: Policy, settings: RLSettings, vec: Any,
@@ -212,6 +231,7 @@ def make_model(network: Policy, settings: RLSettings, vec: Any,
     """The SB3 model around a copy of `network`, and a function giving that copy (the
     network being tuned)."""
     sb3 = _sb3_classes()
+    device = str(resolve_device(settings.device))
     policy_kwargs = {"features_extractor_class": sb3["Features"], "net_arch": [],
                      "features_extractor_kwargs": {"network": network, "goal": goal}}
     if settings.algo == "ppo":
@@ -222,7 +242,7 @@ def make_model(network: Policy, settings: RLSettings, vec: Any,
                            ent_coef=settings.ent_coef, normalize_advantage=False,
                            policy_kwargs={**policy_kwargs, "ortho_init": False,
                                           "share_features_extractor": settings.critic == "shared"},
-                           seed=settings.seed, device="cpu", verbose=0)
+                           seed=settings.seed, device=device, verbose=0)
         return model, lambda: model.policy.features_extractor.network
     model = sb3["DoubleDQN"](sb3["QPolicy"], vec, learning_rate=settings.lr,
                              buffer_size=settings.buffer_size, learning_starts=50,
@@ -233,7 +253,7 @@ def make_model(network: Policy, settings: RLSettings, vec: Any,
                              exploration_initial_eps=settings.exploration,
                              exploration_final_eps=settings.exploration,
                              **_replay_kwargs(settings), policy_kwargs=policy_kwargs,
-                             seed=settings.seed, device="cpu", verbose=0)
+                             seed=settings.seed, device=device, verbose=0)
     return model, lambda: model.policy.q_net.features_extractor.network
 
 
@@ -249,7 +269,8 @@ def _replay_kwargs(settings: RLSettings) -> dict[str, Any]:
 
 def _curve_callback(base: type, settings: RLSettings, task: tasks.Task,
                     tuned: Callable[[], Policy], curve: list[dict[str, Any]],
-                    on_row: Callable[[dict[str, Any]], None] | None):
+                    on_row: Callable[[dict[str, Any]], None] | None,
+                    checkpointing: Checkpointing | None, resumed: dict[str, Any] | None):
     class Curve(base):
         def __init__(self) -> None:
             super().__init__()
@@ -258,14 +279,38 @@ def _curve_callback(base: type, settings: RLSettings, task: tasks.Task,
             self.returns: list[float] = []
             self.wins: list[bool] = []
             self.running: np.ndarray | None = None
+            self.saved_at = 0
+            if resumed is not None:
+                curve.extend(resumed["rows"])
+                self.iteration = self.saved_at = resumed["iteration"]
+                self.returns, self.wins = list(resumed["returns"]), list(resumed["wins"])
+                if resumed["running"] is not None:
+                    self.running = resumed["running"].numpy().copy()
 
         def _on_training_start(self) -> None:
             """Iteration 0: where the starting (BC) policy stands, before any update."""
-            if settings.eval_every:
+            if settings.eval_every and resumed is None:
                 row = self._row()
                 self._evaluate(row)
                 self._record(row)
             self.started = time.perf_counter()
+
+        def _on_rollout_start(self) -> None:
+            """A checkpoint every `every` iterations, where the last update is done and
+            the next rollout not begun."""
+            if not (checkpointing and checkpointing.every):
+                return
+            if self.iteration - self.saved_at < checkpointing.every:
+                return
+            from bmoca.train.rl_resume import model_state
+
+            self.saved_at = self.iteration
+            running = None if self.running is None else torch.from_numpy(self.running.copy())
+            checkpointing.write({
+                "step": self.iteration, "model": model_state(self.model),
+                "curve": {"rows": list(curve), "iteration": self.iteration,
+                          "returns": list(self.returns), "wins": list(self.wins),
+                          "running": running}})
 
         def _on_step(self) -> bool:
             rewards, dones = self.locals["rewards"], self.locals["dones"]

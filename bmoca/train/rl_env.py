@@ -109,6 +109,7 @@ class TaskEnv(gymnasium.Env):
         self._paths: dict[str, list[str]] = {}
         self._path: list[str] = []
         self._progress = 0
+        self._actions: list[int] = []  # this episode's, for `snapshot`
         self.config_id = self.config_ids[0]
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -116,6 +117,7 @@ class TaskEnv(gymnasium.Env):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         options = dict(options or {})
+        self._actions = []
         if "state" in options:
             return self._reset_to(options.pop("state"), options)
         self.config_id = options.pop("config", None) or self.config_ids[
@@ -148,7 +150,24 @@ class TaskEnv(gymnasium.Env):
         observation, info = self.env.reset(options={"state": state.env})
         return observation["pixels"], {**info, "config": self.config_id}
 
+    def snapshot(self) -> dict[str, Any]:
+        """The episode as plain values (its configuration, its actions so far, the
+        generator that draws the next configurations), for a resumable checkpoint."""
+        return {"config": self.config_id, "actions": list(self._actions),
+                "rng": self._rng.bit_generator.state}
+
+    def restore(self, snapshot: dict[str, Any]) -> np.ndarray:
+        """Continue from `snapshot`: the simulator is deterministic, so resetting to its
+        configuration and replaying its actions gives back the same screen (and the same
+        shaping progress). Returns that screen."""
+        observation, _ = self.reset(options={"config": snapshot["config"]})
+        for action in snapshot["actions"]:
+            observation, *_ = self.step(action)
+        self._rng.bit_generator.state = snapshot["rng"]
+        return observation
+
     def step(self, action: Any):
+        self._actions.append(int(action))
         observation, reward, terminated, truncated, info = self.env.step(int(action))
         success = bool(info.get("success"))
         if self.shaping and not success:

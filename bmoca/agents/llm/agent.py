@@ -4,7 +4,9 @@ Agent names (for `bmoca eval --agent` and `bmoca.agents.build`) are
 ``[<kind>/]<provider>:<model>[@<base_url>]``:
 
 * kind: `llm` (B-MoCA text agent, the default), `mllm` (B-MoCA text + screenshot),
-  `t3a` (AndroidWorld-style text agent), `m3a` (AndroidWorld-style, set-of-marks screenshot);
+  `t3a` (AndroidWorld-style text agent), `m3a` (AndroidWorld-style, set-of-marks screenshot),
+  or an open GUI model in its own format: `uitars`, `qwen25vl`, `qwen3vl`, `coords1000`
+  (`bmoca.agents.llm.gui_models`);
 * provider: `openai`, `openai-compatible`, `anthropic`, `gemini`;
 * base_url: required for `openai-compatible` (e.g. `@http://localhost:8000/v1`); any
   provider also takes the `base_url` option (a proxy, a test server).
@@ -26,7 +28,9 @@ from bmoca.agents.llm.cache import ResponseCache, default_dir
 from bmoca.agents.llm.exploration import ExplorationCounter, screen_key
 from bmoca.agents.llm.providers import ProviderConfigError
 
-KINDS = ("llm", "mllm", "t3a", "m3a")
+GUI_KINDS = ("uitars", "qwen25vl", "qwen3vl", "coords1000")
+"""Open GUI models in their own formats (`bmoca.agents.llm.gui_models`)."""
+KINDS = ("llm", "mllm", "t3a", "m3a", *GUI_KINDS)
 
 OPTION_HELP: dict[str, str] = {
     "few_shot": "number of demonstrations in the prompt, drawn afresh each step (0: zero-shot)",
@@ -38,8 +42,10 @@ OPTION_HELP: dict[str, str] = {
     "explore": "AndroidArena's exploration hint: visits of this screen and actions taken "
                "there (true/false)",
     "history": "previous steps shown (default: the last 4 actions for llm/mllm as in "
-               "B-MoCA, every step summary for t3a/m3a as in AndroidWorld)",
-    "image_size": "screenshot size WxH for mllm/m3a (default 256x512)",
+               "B-MoCA, every step summary for t3a/m3a as in AndroidWorld; for uitars the "
+               "earlier screenshots sent, default 4)",
+    "image_size": "screenshot size WxH for mllm/m3a (default 256x512); the GUI model agents' "
+                  "screenshot observation (default 1080x2160, sent at the phone's size)",
     "temperature": "sampling temperature (default 0)",
     "top_p": "nucleus sampling (default 1)",
     "max_tokens": "maximum output tokens (default 256)",

@@ -158,6 +158,15 @@ _AW_GUIDELINES = (
     "reached.\n")
 
 
+AW_XML_HINT = (
+    "The screen is given as its raw view hierarchy (XML), without element indexes: tap or "
+    "long-press by pixel, at the centre of the element's bounds [left,top][right,bottom]: "
+    "{\"action_type\": \"click\", \"x\": <x>, \"y\": <y>}; input_text takes the same x "
+    "and y instead of an index.")
+"""The hint that goes with a raw-XML screen in place of the element list (the actions'
+`index` counts the element list's elements, which the XML does not number)."""
+
+
 def aw_elements(observation: str) -> str:
     """The screen translator's element list as AndroidWorld-style lines, one per element."""
     elements = parse_elements(observation)
@@ -181,20 +190,43 @@ def parse_elements(observation: str) -> list[dict[str, Any]] | None:
     return None
 
 
+def _aw_screen(elements: str, image: bool) -> str:
+    header = ("The current screen (the screenshot shows each element's box labelled with its "
+              "index) has these UI elements:\n" if image else
+              "The current screen has these UI elements:\n")
+    return header + elements + "\n"
+
+
+def _aw_answer(cot: bool) -> str:
+    return "\nAnswer in exactly this format:\n" + (
+        "Reason: <why this action brings you closer to the goal>\n" if cot else "") + (
+        "Summary: <one line: what this action does and what you expect to see next>\n"
+        "Action: <one JSON action>\n")
+
+
 def aw_user_text(goal: str, elements: str, history: Sequence[str], *, cot: bool = True,
                  image: bool = False, few_shot: str = "", hint: str = "") -> str:
     past = "\n".join(f"Step {i}: {line}" for i, line in enumerate(history, 1)) or "No steps yet."
-    screen = ("The current screen (the screenshot shows each element's box labelled with its "
-              "index) has these UI elements:\n" if image else
-              "The current screen has these UI elements:\n")
-    answer = ("Reason: <why this action brings you closer to the goal>\n" if cot else "") + (
-        "Summary: <one line: what this action does and what you expect to see next>\n"
-        "Action: <one JSON action>\n")
     parts = [_AW_ACTIONS, "\n", _AW_GUIDELINES, "\n", f"Goal: {instruction(goal)}.\n"]
     if few_shot:
         parts += ["\n", few_shot.rstrip("\n"), "\n"]
-    parts += ["\n", "Previous steps (oldest first):\n", past, "\n\n", screen, elements, "\n"]
+    parts += ["\n", "Previous steps (oldest first):\n", past, "\n\n", _aw_screen(elements, image)]
     if hint:
         parts += ["\n", hint.rstrip("\n"), "\n"]
-    parts += ["\n", "Answer in exactly this format:\n", answer]
+    parts.append(_aw_answer(cot))
     return "".join(parts)
+
+
+def aw_step_result(step: int, label: str | None, error: str | None, no_effect: bool) -> str:
+    """One history line in the AndroidWorld agents' words: what step `step` did, or that it
+    was invalid and nothing happened, and whether the screen stayed the same."""
+    if error is not None:
+        return f"Step {step}: invalid action ({error}); nothing happened"
+    return f"Step {step}: did {label}" + (" (the screen did not change)" if no_effect else "")
+
+
+def aw_next_turn(result: str, elements: str, *, cot: bool = True) -> str:
+    """A later user turn of a multi-turn conversation (the first is `aw_user_text`): the
+    last step's result, the new screen and the answer format again; the goal, the actions
+    and the earlier steps are already in the conversation."""
+    return "".join([result, "\n\n", _aw_screen(elements, False), _aw_answer(cot)])

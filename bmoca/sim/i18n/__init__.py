@@ -3,7 +3,10 @@
 Files are `strings/<locale>.yaml` (system UI, launcher, Settings) and
 `strings/<app>/<locale>.yaml` (one folder per app), flat `key: text` maps; `{name}` placeholders are
 filled by `Strings.get(key, name=...)`. A key missing in a locale falls back to en-US
-(the test suite checks that no locale misses any key).
+(the test suite checks that no locale misses any key). An app folder without a locale's
+file is an app that does not ship that language (the 2021 Walmart app has only English and
+Spanish): Android then shows the app's default resources, and so its keys fall back to
+en-US there by design.
 
 The launcher labels of the 18 apps, `app.<package>`, are not in these files: they live in
 `bmoca/formats/app_labels.yaml` (read through `bmoca.formats.apps.label_in`), where code
@@ -58,8 +61,7 @@ def _table(locale: str) -> dict[str, str]:
     """`strings/<locale>.yaml` merged with each app's `strings/<app>/<locale>.yaml`."""
     root = package_files.files(__package__).joinpath("strings")
     paths = [root.joinpath(f"{locale}.yaml")]
-    paths += [d.joinpath(f"{locale}.yaml") for d in sorted(root.iterdir(), key=lambda d: d.name)
-              if d.is_dir()]
+    paths += [d.joinpath(f"{locale}.yaml") for d in _app_folders()]
     table: dict[str, str] = {}
     for path in paths:
         if not path.is_file():
@@ -112,10 +114,29 @@ def keys() -> list[str]:
     return sorted(set(_table("en-US")) | {APP_LABEL_PREFIX + p for p in _app_label_packages()})
 
 
+def _app_folders() -> list:
+    root = package_files.files(__package__).joinpath("strings")
+    return [d for d in sorted(root.iterdir(), key=lambda d: d.name) if d.is_dir()]
+
+
+def languages_of_app_strings() -> dict[str, tuple[str, ...]]:
+    """App string folders that ship only some languages -> those locales."""
+    partial = {}
+    for folder in _app_folders():
+        shipped = tuple(loc for loc in LOCALES if folder.joinpath(f"{loc}.yaml").is_file())
+        if len(shipped) < len(LOCALES):
+            partial[folder.name] = shipped
+    return partial
+
+
 def missing_keys(locale: str) -> list[str]:
-    """Keys that `locale` has no text of its own for (and so falls back to en-US)."""
+    """Keys that `locale` has no text of its own for (and so falls back to en-US), leaving
+    out the keys of apps that do not ship `locale` at all."""
     locale = normalize_locale(locale)
-    own = _table(locale)
+    own = dict(_table(locale))
+    for folder in _app_folders():
+        if not folder.joinpath(f"{locale}.yaml").is_file():
+            own.update(yamlload.load(folder.joinpath("en-US.yaml").read_text("utf-8")) or {})
 
     def has_own(key: str) -> bool:
         package = _app_label_package(key)

@@ -19,9 +19,13 @@ class FontFace:
     key: str
     path: str
     index: int
-    baseline_em: float  # baseline distance from the line top, in em of size_px
+    baseline_em: float  # baseline below Roboto's ascent line, in em of size_px
     language: str | None  # OpenType language used for runs of this face in other locales
     scale: float = 1.0  # glyph size relative to size_px
+    extent_em: tuple[float, float] | None = None
+    """The face's own (ascent, descent) in em when it reaches past Roboto's: Android 10's
+    TextView (fallbackLineSpacing, on for apps targeting P+) makes a line holding a run of
+    this face as tall as the face's hhea extent; None keeps Roboto's."""
 
 
 @cache
@@ -37,17 +41,22 @@ def font_face(key: str) -> FontFace:
             "cjk-tc": (3, "zh-Hant"),
             "cjk-hk": (4, "zh-HK"),
         }[key]
-        return FontFace(key, str(noto_cjk_sans_otc.FONT_PATH), index, 0.90, lang)
+        # Noto Sans CJK's hhea: ascender 1160, descender -288 (units per em 1000); it sits
+        # on Roboto's baseline, as Minikin draws every fallback run
+        return FontFace(key, str(noto_cjk_sans_otc.FONT_PATH), index, 1900 / 2048, lang,
+                        extent_em=(1.16, 0.288))
     # Arabic and Devanagari ink spans more than Roboto's 1.17 em line box. Android ships
     # vertically compact "UI" builds of these fonts for that reason; we approximate them by
-    # drawing slightly smaller and centring the ink, so hamzas and descenders are not clipped.
-    family, baseline, lang, scale = {
-        "roboto": ("Roboto", 1900 / 2048, None, 1.0),
-        "notosans": ("Noto Sans", 0.90, None, 1.0),
-        "arabic": ("Noto Sans Arabic", 0.83, "ar", 0.90),
-        "devanagari": ("Noto Sans Devanagari", 0.89, "hi", 0.96),
+    # drawing slightly smaller and centring the ink, so hamzas and descenders are not clipped
+    # (their lines keep Roboto's extent: the UI builds' own hhea values are not known here).
+    # Noto Sans (Akan's letters) is Android's Latin fallback: hhea 1069 / -293 per 1000.
+    family, baseline, lang, scale, extent = {
+        "roboto": ("Roboto", 1900 / 2048, None, 1.0, None),
+        "notosans": ("Noto Sans", 0.90, None, 1.0, (1.069, 0.293)),
+        "arabic": ("Noto Sans Arabic", 0.83, "ar", 0.90, None),
+        "devanagari": ("Noto Sans Devanagari", 0.89, "hi", 0.96, None),
     }[key]
-    return FontFace(key, _family_file(family), 0, baseline, lang, scale)
+    return FontFace(key, _family_file(family), 0, baseline, lang, scale, extent)
 
 
 def _family_file(family: str) -> str:
@@ -106,3 +115,8 @@ def _read_cmap(face: FontFace) -> dict[int, str]:
 
     with TTFont(face.path, fontNumber=face.index, lazy=True) as tt:
         return tt.getBestCmap()
+
+
+def family_file(family: str) -> str:
+    """The regular file of an installed font family (apps' own faces: Wikipedia's serif)."""
+    return _family_file(family)

@@ -120,7 +120,9 @@ def _labels(window: Window, scale: float, font_scale: float, locale: str, rtl: b
                 top = app_icon_top(view, scale)[1]
             sprite, x, y = place_text(view, shown[0], shown[1], scale, font_scale, locale, rtl,
                                       top)
-            box = (x, y, x + sprite.width, y + sprite.height)
+            # TextView's font padding holds no ink: text reaching into it overlaps nothing
+            pad_top, pad_bottom = sprite.info.get("font_padding", (0, 0))
+            box = (x, y + pad_top, x + sprite.width, y + sprite.height - pad_bottom)
             b = view.bounds
             if (box[0] < b[0] - TOLERANCE_PX or box[1] < b[1] - TOLERANCE_PX
                     or box[2] > b[2] + TOLERANCE_PX or box[3] > b[3] + TOLERANCE_PX):

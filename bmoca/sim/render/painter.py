@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from bmoca.bytecache import byte_lru
+from bmoca.bytecache import approx_bytes, byte_lru
 from bmoca.sim.render import app_icons, disk_cache, icons
 from bmoca.sim.render.text import get_text_renderer
 from bmoca.sim.render.wallpaper import WALLPAPERS, decode
@@ -24,6 +24,8 @@ from bmoca.sim.ui.view import Box, View
 WALLPAPER_PATH = "/data/system/users/0/wallpaper"
 SHADOW_CACHE_BYTES = 16 << 20
 """Shadows kept, in bytes: a shadow is as big as its surface (a card, a sheet, a dialog)."""
+SHAPE_CACHE_BYTES = 16 << 20
+"""Shape sprites kept, in bytes: a sprite is as big as its shape (an avatar, a card)."""
 
 
 def _default_wallpaper(width: int, height: int) -> Image.Image:
@@ -57,6 +59,20 @@ _LEVELS = Image.merge("RGB", [Image.frombytes("L", (256, 1), bytes(range(256)))]
 """Every byte value, once in each band."""
 
 
+@byte_lru(SHAPE_CACHE_BYTES)
+def shape_sprite(kind: str, width: int, height: int, radius: int, fill, outline) -> Image.Image:
+    """An RGBA sprite of a rounded rectangle ("round") or an ellipse filling its box, drawn
+    as the canvas draws it whole; cached (the same avatar or card scrolls past every edge)."""
+    sprite = Image.new("RGBA", (max(1, width), max(1, height)), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    box = (0, 0, width - 1, height - 1)
+    if kind == "ellipse":
+        draw.ellipse(box, fill=fill, outline=outline)
+    else:
+        draw.rounded_rectangle(box, radius, fill=fill, outline=outline)
+    return sprite
+
+
 @lru_cache(maxsize=64)  # 64 tables of 768 small ints: under 0.5 MB
 def blend_table(color: tuple[int, int, int], alpha: int) -> list[int]:
     """`Image.blend(region, <color>, alpha / 255)` as a `point` table: blend works byte by
@@ -66,6 +82,9 @@ def blend_table(color: tuple[int, int, int], alpha: int) -> list[int]:
 
 
 _SHADOWS: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+LABEL_SHADOWS_BYTES = 16 << 20
+"""What `_SHADOWS` holds at most: each shadow and the sprite it keeps alive."""
+_shadows_held = 0
 
 
 def _shadow(sprite: Image.Image, radius: int) -> Image.Image:
@@ -77,9 +96,13 @@ def _shadow(sprite: Image.Image, radius: int) -> Image.Image:
     alpha = sprite.getchannel("A").filter(ImageFilter.GaussianBlur(radius))
     shadow = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
     shadow.putalpha(alpha.point(lambda a: a * 3 // 4))
-    if len(_SHADOWS) > 512:
+    global _shadows_held
+    size = 2 * approx_bytes(shadow)
+    if len(_SHADOWS) > 512 or _shadows_held + size > LABEL_SHADOWS_BYTES:
         _SHADOWS.clear()
+        _shadows_held = 0
     _SHADOWS[key] = (sprite, shadow)
+    _shadows_held += size
     return shadow
 
 
@@ -130,19 +153,35 @@ class Canvas:
         inside = self._clip(box, clip)
         if not inside:
             return
-        if inside != tuple(box) or radius <= 0:
+        if radius <= 0:
             if outline is None:
                 self._fill(inside, color)
             else:
                 self.draw.rectangle((inside[0], inside[1], inside[2] - 1, inside[3] - 1),
                                     fill=color, outline=outline)
             return
+        if inside != tuple(box):
+            self._clipped_shape(box, inside, "round", radius, color, outline)
+            return
         self.draw.rounded_rectangle((box[0], box[1], box[2] - 1, box[3] - 1), radius, fill=color,
                                     outline=outline)
 
     def ellipse(self, box: Box, color, clip: Box) -> None:
-        if self._clip(box, clip) == tuple(box):
+        inside = self._clip(box, clip)
+        if inside == tuple(box):
             self.draw.ellipse((box[0], box[1], box[2] - 1, box[3] - 1), fill=color)
+        elif inside:
+            self._clipped_shape(box, inside, "ellipse", 0, color, None)
+
+    def _clipped_shape(self, box: Box, inside: Box, kind: str, radius: int, fill,
+                       outline) -> None:
+        """A rounded shape partly outside its clip (a scrolled list's edge, the screen's):
+        the visible part of the shape itself, as Android's canvas clips the drawn outline,
+        never the clip rectangle filled square."""
+        sprite = shape_sprite(kind, box[2] - box[0], box[3] - box[1], radius,
+                              None if fill is None else tuple(fill),
+                              None if outline is None else tuple(outline))
+        self.paste(sprite, box[0], box[1], inside)
 
     def paste(self, sprite: Image.Image, x: int, y: int, clip: Box) -> None:
         box = (x, y, x + sprite.width, y + sprite.height)
@@ -190,14 +229,20 @@ def place_text(view: View, shown: str, color, scale: float, font_scale: float, l
     if view.min_text_size:
         inner = bottom - vtop - pt - pb
         floor = int(view.min_text_size * scale * font_scale + 0.5)
-        while size > floor and renderer.line_height(size) > inner:
+        while size > floor and renderer.measure(shown, size, view.font_weight, locale,
+                                                view.include_font_padding)[1] > inner:
             size -= 1
     sprite = renderer.label(shown, size, color, view.font_weight, locale,
                             max_width=box_w, max_lines=view.max_lines, align=view.align,
-                            direction=view.text_direction or _phone_ltr(view))
+                            direction=view.text_direction or _phone_ltr(view),
+                            include_pad=view.include_font_padding)
+    # Gravity start/end is Layout.Alignment.ALIGN_NORMAL/OPPOSITE: relative to the
+    # paragraph's direction, so a view whose textDirection is set (an English article, a
+    # phone number) aligns by it whatever the UI's direction
+    para_rtl = rtl if view.text_direction is None else view.text_direction == "rtl"
     if view.align == "center":
         x = left + pl + (box_w - sprite.width) // 2
-    elif (view.align == "end") != rtl:
+    elif (view.align == "end") != para_rtl:
         x = right - pr - sprite.width
     else:
         x = left + pl

@@ -25,12 +25,11 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont, features
 from bmoca.bytecache import ByteLRU
 from bmoca.formats.locales import canonical
 from bmoca.sim.render.fonts import font_cmap, font_face
+from bmoca.sim.render.metrics import ROBOTO_EM, line_extent, line_height, stack_lines
 
 Color = tuple[int, int, int] | tuple[int, int, int, int] | str
 """An RGB or RGBA tuple (0-255), or a CSS-like string such as ``"#1A73E8"``."""
 
-LINE_HEIGHT_EM = (1900 + 500) / 2048
-"""Roboto's hhea ascent + descent: Android's default line box, used for every script."""
 
 ELLIPSIS = "\u2026"
 LABEL_CACHE_BYTES = 48 << 20
@@ -198,11 +197,6 @@ def latin_first(chain: tuple[str, ...]) -> tuple[str, ...]:
 def is_rtl(locale: str) -> bool:
     """Whether the locale lays out right-to-left (mirrored screens, right-aligned text)."""
     return locale_info(locale).rtl
-
-
-def line_height(size_px: int) -> int:
-    """Line box height for a font size: Roboto's 1.17 em for every script, so layouts stay put."""
-    return max(1, round(size_px * LINE_HEIGHT_EM))
 
 
 # --------------------------------------------------------------------------- unicode helpers
@@ -410,6 +404,10 @@ class LineLayout:
     width: float
     baseline_em: float
 
+    @property
+    def faces(self) -> frozenset[str]:
+        return frozenset(run.face for run in self.runs if run.text.strip())
+
 
 class TextRenderer:
     """Measures and draws labels with font fallback, bidi and an LRU sprite cache."""
@@ -427,13 +425,24 @@ class TextRenderer:
         return line_height(size_px)
 
     def measure(
-        self, text: str, size_px: int, weight: int = 400, locale: str = "en-US"
+        self, text: str, size_px: int, weight: int = 400, locale: str = "en-US",
+        include_pad: bool = True,
     ) -> tuple[int, int]:
-        """(advance width, line height) in pixels; hard line breaks give the widest line."""
+        """(advance width, height) in pixels; hard line breaks give the widest line and
+        the height of all of them."""
         loc = normalize_locale(locale)
-        lines = text.split("\n")
-        width = max(self._layout(line, size_px, weight, loc).width for line in lines)
-        return math.ceil(width - 1e-6), line_height(size_px) * len(lines)
+        layouts = [self._layout(line, size_px, weight, loc) for line in text.split("\n")]
+        width = max(lay.width for lay in layouts)
+        return math.ceil(width - 1e-6), self._stack(layouts, size_px, include_pad)[1]
+
+    def height(self, text: str, size_px: int, weight: int = 400, locale: str = "en-US",
+               max_width: int | None = None, max_lines: int = 1,
+               include_pad: bool = True) -> int:
+        """Height of the text as `label` wraps and draws it (a TextView's wrap_content)."""
+        loc = normalize_locale(locale)
+        lines = self._wrap(text, size_px, weight, loc, max_width, max_lines)
+        return self._stack([self._layout(line, size_px, weight, loc) for line in lines],
+                           size_px, include_pad)[1]
 
     def label(
         self,
@@ -446,6 +455,7 @@ class TextRenderer:
         max_lines: int = 1,
         align: str = "start",
         direction: str | None = None,
+        include_pad: bool = True,
     ) -> Image.Image:
         """A tight RGBA sprite of the text, wrapped to `max_lines` and ellipsized with "…".
 
@@ -476,6 +486,7 @@ class TextRenderer:
             int(max_lines),
             align,
             direction,
+            bool(include_pad),
         )
 
     def wrap(
@@ -577,6 +588,12 @@ class TextRenderer:
             runs.append(Run(chunk, face, rtl, lang, x, width))
             x += width
         return LineLayout(tuple(runs), x, base_em)
+
+    @staticmethod
+    def _stack(layouts: list[LineLayout], size_px: int, include_pad: bool = True
+               ) -> tuple[list[int], int]:
+        return stack_lines([line_extent(lay.faces, size_px) for lay in layouts], size_px,
+                           include_pad)
 
     @staticmethod
     def _run_language(face: str, info: LocaleInfo) -> str:
@@ -681,6 +698,7 @@ class TextRenderer:
         max_lines: int,
         align: str,
         direction: str | None = None,
+        include_pad: bool = True,
     ) -> Image.Image:
         lines = self._wrap(text, size_px, weight, loc, max_width, max_lines)
         layouts = [self._layout(line, size_px, weight, loc, direction) for line in lines]
@@ -689,8 +707,9 @@ class TextRenderer:
         if max_width is not None:
             width = min(width, max_width)
         width = max(1, width)
-        lh = line_height(size_px)
-        mask = Image.new("L", (width, lh * len(layouts)), 0)
+        extents = [line_extent(lay.faces, size_px) for lay in layouts]
+        baselines, height = stack_lines(extents, size_px, include_pad)
+        mask = Image.new("L", (width, max(1, height)), 0)
         draw = ImageDraw.Draw(mask)
         rtl = locale_info(loc).rtl
         for row, (lay, w) in enumerate(zip(layouts, widths, strict=True)):
@@ -700,7 +719,8 @@ class TextRenderer:
                 x0 = 0
             else:
                 x0 = width - w
-            baseline = row * lh + min(lh - 1, round(size_px * lay.baseline_em))
+            # faces drawn as stand-ins for Android's compact UI fonts sit a little higher
+            baseline = baselines[row] + round(size_px * (lay.baseline_em + ROBOTO_EM[1]))
             for run in lay.runs:
                 if not run.text.strip():
                     continue
@@ -720,7 +740,13 @@ class TextRenderer:
                         stroke_width=stroke,
                         stroke_fill=255,
                     )
-        return colorize(mask, rgba)
+        sprite = colorize(mask, rgba)
+        # the font padding: rows above the first line's ascent and below the last line's
+        # descent, which hold no ink (the layout checks leave them out)
+        sprite.info["font_padding"] = (
+            max(0, baselines[0] + extents[0][0]) if layouts else 0,
+            max(0, height - baselines[-1] - extents[-1][1]) if layouts else 0)
+        return sprite
 
 
 _renderer: TextRenderer | None = None
@@ -735,3 +761,18 @@ def get_text_renderer() -> TextRenderer:
             if _renderer is None:
                 _renderer = TextRenderer()
     return _renderer
+
+
+def layout_metrics(locale: str):
+    """The layout's two text callbacks for a locale, from the shared renderer: a single
+    line's (width, height), and the height of text as it wraps in a width."""
+    renderer = get_text_renderer()
+
+    def measure(text: str, size: int, weight: int, pad: bool):
+        return renderer.measure(text, size, weight, locale, pad)
+
+    def text_height(text: str, size: int, weight: int, max_width: int, max_lines: int,
+                    pad: bool) -> int:
+        return renderer.height(text, size, weight, locale, max_width, max_lines, pad)
+
+    return measure, text_height

@@ -111,6 +111,9 @@ class SystemServer:
         self.apps = apps
         self.new_context = context
         self.am = ActivityManager(self)
+        self.task_snapshot: Callable[[int, tuple[int, int]], Any] | None = None
+        """Draws a recent task's screen at a size (Overview's cards): composing a task's
+        screen sits above the apps, so the device that owns this server provides it."""
 
     def context(self, package: str, record: ActivityRecord | None = None) -> Any:
         """The context an app's callback runs in (the activity's, when `record` is given)."""

@@ -14,10 +14,13 @@ from functools import lru_cache
 from bmoca.sim.ui.sizes import SIZE_BYTES, VIEW_BYTES, MeasureCache
 from bmoca.sim.ui.view import MATCH, WRAP, Box, View
 
-TextMeasure = Callable[[str, int, int], tuple[int, int]]
-"""(text, size_px, weight) -> (width_px, line_height_px)."""
-LineCount = Callable[[str, int, int, int, int], int]
-"""(text, size_px, weight, max_width_px, max_lines) -> lines the renderer wraps it into."""
+TextMeasure = Callable[[str, int, int, bool], tuple[int, int]]
+"""(text, size_px, weight, include_font_padding) -> (width_px, height_px) of the text on one
+line."""
+TextHeight = Callable[[str, int, int, int, int, bool], int]
+"""(text, size_px, weight, max_width_px, max_lines, include_font_padding) -> height_px of
+the text as the renderer wraps it (with font padding above the first line and below the
+last unless the view turns it off, as a TextView)."""
 
 
 @dataclass
@@ -59,13 +62,13 @@ class Layout:
     """Lays out trees for one display: density, font scale, direction, text metrics."""
 
     def __init__(self, density: int, font_scale: float, rtl: bool, measure: TextMeasure,
-                 line_count: LineCount | None = None, sizes: MeasureCache | None = None,
+                 text_height: TextHeight | None = None, sizes: MeasureCache | None = None,
                  display: Hashable = None):
         self.scale = density / 160.0
         self.font_scale = font_scale
         self.rtl = rtl
         self.measure = measure
-        self.line_count = line_count
+        self.text_height = text_height
         """The renderer's own line breaking, so a view is as tall as the text it draws."""
         self._px4: dict[tuple, tuple[int, int, int, int]] = {}
         self.cache = sizes if sizes is not None else MeasureCache()
@@ -100,15 +103,15 @@ class Layout:
     def _text_size(self, view: View, avail_w: int) -> tuple[int, int]:
         shown = view.text or view.hint
         size = self.sp(view.text_size)
+        pad = view.include_font_padding
         if not shown:
-            return 0, self.measure("", size, view.font_weight)[1]
-        width, line_h = self.measure(shown, size, view.font_weight)
+            return 0, self.measure("", size, view.font_weight, pad)[1]
+        width, line_h = self.measure(shown, size, view.font_weight, pad)
         if view.max_lines > 1 and avail_w > 0 and width > avail_w:
-            if self.line_count is not None:
-                lines = self.line_count(shown, size, view.font_weight, avail_w, view.max_lines)
-            else:
-                lines = min(view.max_lines, -(-width // avail_w))
-            return avail_w, line_h * lines
+            if self.text_height is not None:
+                return avail_w, self.text_height(shown, size, view.font_weight, avail_w,
+                                                 view.max_lines, pad)
+            return avail_w, line_h * min(view.max_lines, -(-width // avail_w))
         return width, line_h
 
     def _content_size(self, view: View, avail_w: int, avail_h: int) -> tuple[int, int]:
@@ -264,7 +267,10 @@ class Layout:
         if not view.children:
             return
         pl, pt, pr, pb = self.px4(view.padding)
-        if self.rtl:
+        # a "z" container with mirror=False is android:layoutDirection="ltr": its padding,
+        # its children's margins and start/end stay put in right-to-left locales
+        rtl = self.rtl and (view.mirror or view.orientation != "z")
+        if rtl:
             pl, pr = pr, pl
         ix, iy = x + pl, y + pt
         iw, ih = max(0, w - pl - pr), max(0, h - pt - pb)
@@ -278,7 +284,7 @@ class Layout:
         if view.orientation == "z":
             for child in flow:
                 cw, ch = self._size(child, iw, ih)
-                self._place_in_frame(child, ix, iy, iw, ih, cw, ch, inner_clip)
+                self._place_in_frame(child, ix, iy, iw, ih, cw, ch, inner_clip, rtl)
         else:
             self._place_linear(view, flow, ix, iy, iw, ih, offset, inner_clip)
         for child in kids:
@@ -286,18 +292,19 @@ class Layout:
                 ax, ay = child.absolute
                 cw, ch = self._size(child, iw, ih)
                 px = ix + self.px(ax)
-                if self.rtl:
+                if rtl:
                     px = ix + iw - self.px(ax) - cw
                 self._place(child, px, iy + self.px(ay), cw, ch, inner_clip)
 
-    def _place_in_frame(self, child: View, ix, iy, iw, ih, cw, ch, clip: Box) -> None:
+    def _place_in_frame(self, child: View, ix, iy, iw, ih, cw, ch, clip: Box,
+                        rtl: bool) -> None:
         ml, mt, mr, mb = self.px4(child.margin)
-        if self.rtl:
+        if rtl:
             ml, mr = mr, ml
         horizontal, vertical = parse_gravity(child.gravity)
         if horizontal == "center":
             cx = ix + (iw - cw) // 2
-        elif (horizontal == "end") != self.rtl:
+        elif (horizontal == "end") != rtl:
             cx = ix + iw - cw - mr
         else:
             cx = ix + ml

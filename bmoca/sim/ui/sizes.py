@@ -20,7 +20,7 @@ from operator import attrgetter
 from bmoca.sim.ui.view import View
 
 LAID_OUT = attrgetter("width", "height", "weight", "margin", "padding", "text", "hint",
-                      "text_size", "font_weight", "max_lines", "icon", "icon_size",
+                      "text_size", "font_weight", "max_lines", "include_font_padding", "icon", "icon_size",
                       "orientation", "spacing", "absolute", "gravity", "mirror", "scrollable",
                       "scroll_key")
 """Every field of a view that layout reads (its children's aside); a field layout comes to

@@ -71,6 +71,9 @@ class View:
     max_lines: int = 1
     align: str = "start"
     """Text alignment: "start", "center", "end" (start is right in RTL locales)."""
+    include_font_padding: bool = True
+    """android:includeFontPadding: the text reaches from the font's top to its bottom (on
+    by default); off, it spans the first line's ascent to the last line's descent."""
     text_direction: str = ""
     """Paragraph direction: "" (first strong letter, else the locale's), "ltr" or "rtl"
     (android:textDirection; phone numbers and formulas are "ltr" in every language)."""
@@ -90,7 +93,9 @@ class View:
     elevation: float = 0.0
     alpha: float = 1.0
     mirror: bool = True
-    """Whether an "h" container reverses its children in RTL locales."""
+    """Whether a container lays its children out mirrored in RTL locales: an "h" one
+    reverses them; a "z" one with False is android:layoutDirection="ltr" (a camera
+    preview or a map, which no language turns around)."""
 
     # -- behaviour ------------------------------------------------------------------
     on_click: Callable[[], None] | None = None

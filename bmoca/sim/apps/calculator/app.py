@@ -160,16 +160,18 @@ class Calculator(Activity):
                           text_size=48 if not self.result else 30, width=MATCH, height=MATCH,
                           min_text_size=20,
                           text_color=colors["text"] if not self.result else colors["muted"],
-                          align=end, padding=(16, 0, 16, 0), text_direction="ltr"),
+                          align=end, padding=(16, 0, 16, 0), text_direction="ltr",
+                          include_font_padding=False),
                  ]),
             # the final result takes the live result's place (one slot, as in the app): the
             # formula keeps its room above it, even on a 700 dpi phone's short display
             frame(text(live, id=cid("result_preview"), text_size=30, text_color=colors["muted"],
                        width=MATCH, height=56, align=end, padding=(16, 0, 16, 0),
-                       text_direction="ltr"),
+                       text_direction="ltr", include_font_padding=False),
                   text(shown_result, id=cid("result_final"), text_size=48, width=MATCH, height=72,
                        text_color=colors["error"] if self.error else colors["text"], align=end,
-                       padding=(16, 0, 16, 0), visible=bool(self.result), text_direction="ltr"),
+                       padding=(16, 0, 16, 0), visible=bool(self.result), text_direction="ltr",
+                       include_font_padding=False),
                   cls="", width=MATCH, height=WRAP),
             cls="android.widget.LinearLayout", id=cid("display"), width=MATCH, height=0,
             weight=0.9 if not self.expanded else 0.7, bg=colors["display"], elevation=4,
@@ -191,7 +193,8 @@ class Calculator(Activity):
     def _key(self, ctx: Context, name: str, label: str, desc: str, action, colors: dict,
              fg: str = "key_text", size: float = 30, weight: float = 1.0, icon: str | None = None,
              cls: str = "android.widget.Button", held=None) -> View:
-        """A key; `held` is what a long press does (only DEL has one: other keys are not
+        """A key (PadButtonStyle: no font padding, as the display's DisplayTextStyle);
+        `held` is what a long press does (only DEL has one: other keys are not
         long-clickable, so on Android a long press on them clicks when the finger lifts)."""
         def tapped() -> None:
             action()
@@ -200,7 +203,7 @@ class Calculator(Activity):
                     focusable=True, width=0, weight=weight, height=MATCH, text_size=size,
                     text_color=colors[fg], align="center", on_click=tapped, icon=icon,
                     icon_color=colors[fg], icon_size=26, long_clickable=held is not None,
-                    on_long_click=held)
+                    on_long_click=held, include_font_padding=False)
 
     def _advanced_keys(self, ctx: Context, colors: dict) -> dict[str, View]:
         """The advanced panel's keys by the phone's layout name (`sin` is `fun_sin` or, with

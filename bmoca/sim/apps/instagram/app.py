@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.instagram import content
+from bmoca.sim.render.widgets import draw_story_ring
 from bmoca.sim.ui.view import MATCH, View, column, frame, icon, row, scroller, text
 
 PACKAGE = "com.instagram.android"
@@ -46,7 +47,7 @@ def _avatar(name: str, size: float, ring: bool = False) -> View:
         return frame(inner, cls="android.widget.ImageView", orientation="z", width=size,
                      height=size)
     return frame(inner, cls="android.widget.ImageView", orientation="z", width=size + 8,
-                 height=size + 8, corner=(size + 8) / 2, bg=(214, 41, 118))
+                 height=size + 8, draw=draw_story_ring)
 
 
 class MainTabActivity(Activity):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bmoca.sim.apps.base import App, Context
-from bmoca.sim.ui.view import MATCH, View, column, row
+from bmoca.sim.apps.keyboard import suggestions
+from bmoca.sim.ui.view import MATCH, View, column, row, text
 
 PACKAGE = "com.google.android.inputmethod.latin"
 ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
@@ -86,6 +87,7 @@ def build(ctx: Context, field: View) -> View:
         pad = (16, 0, 16, 0) if r == 1 and not data["symbols"] else (0, 0, 0, 0)
         grid.append(row(*keys, height=0, weight=1, padding=pad, mirror=False))
 
+    grid.insert(0, _strip(ctx, field))
     grid.append(row(
         key("key_pos_switch_to_symbol", "?123" if not data["symbols"] else "ABC",
             toggle("symbols"), 1.5, desc=ctx.t("keyboard.symbols")),
@@ -122,3 +124,41 @@ def _number_pad(ctx: Context, field: View, key, type_char, backspace, submit) ->
         grid.append(row(*keys, height=0, weight=1, mirror=False))
     return column(*grid, cls="android.widget.FrameLayout", id=_id("keyboard_holder"),
                   width=MATCH, height=MATCH, bg=ctx.theme.keyboard, padding=(4, 6, 4, 6))
+
+
+STRIP_DP = 44
+"""The suggestion strip's height above the letter keys."""
+STRIP_TOOLS = (("features", "chevron_right"), ("clipboard", "content_paste"),
+               ("settings", "settings"), ("voice", "mic"))
+
+
+def _strip(ctx: Context, field: View) -> View:
+    """Three suggestions while a word is typed, else the tools (`bmoca...suggestions`)."""
+    theme = ctx.theme
+    english = ctx.locale.startswith("en")
+    slots = suggestions.candidates(field.text or "", english)
+    if not slots:
+        tools = [View(cls="android.widget.ImageView", id=_id(f"strip_{name}"),
+                      desc=ctx.t(f"keyboard.strip.{name}"), icon=glyph, icon_size=22,
+                      icon_color=theme.text_secondary, width=0, weight=1, height=MATCH)
+                 for name, glyph in STRIP_TOOLS]
+        return row(*tools, cls="android.widget.LinearLayout", id=_id("suggestion_strip"),
+                   width=MATCH, height=STRIP_DP, mirror=False)
+
+    def choose(suggestion: str):
+        def handler() -> None:
+            if field.on_text is not None:
+                field.on_text(suggestions.accept(field.text or "", suggestion))
+        return handler
+
+    views: list[View] = []
+    for i, word in enumerate(slots):
+        if i:
+            views.append(View(cls="", width=1, height=24, bg=theme.divider,
+                              gravity="center_vertical"))
+        views.append(text(word, id=_id("suggestion"), text_size=16,
+                          font_weight=500 if i == 1 else 400, text_color=theme.text,
+                          width=0, weight=1, height=MATCH, align="center", gravity="center",
+                          clickable=bool(word), on_click=choose(word) if word else None))
+    return row(*views, cls="android.widget.LinearLayout", id=_id("suggestion_strip"),
+               width=MATCH, height=STRIP_DP, mirror=False, gravity="center_vertical")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from PIL import Image, ImageDraw
+
 from bmoca.formats import apps as app_table
 from bmoca.formats import launcher_db
 from bmoca.formats.locales import collation_key, native_digits
@@ -248,8 +250,9 @@ class LauncherActivity(Activity):
         date_view = text(date, id=_id("date"), text_size=22, text_color=WHITE, font_weight=400,
                          gravity="center_vertical", elevation=1)
         # one line (date, then the weather) where it fits, else the weather under the date,
-        # or no weather where even that would not fit the cell (line boxes are 1.17 em)
-        two_lines_dp = (22 + 16) * 1.17 * ctx.system.font_scale + 2
+        # or no weather where even that would not fit the cell (a one-line TextView is
+        # 1.33 em tall: Roboto's top to bottom, with its font padding)
+        two_lines_dp = (22 + 16) * (2163 + 555) / 2048 * ctx.system.font_scale + 2
         if one_line:
             line = row(date_view, weather, cls="", width=WRAP, height=WRAP, gravity="center")
         elif cell_h >= two_lines_dp:
@@ -415,7 +418,7 @@ class LauncherActivity(Activity):
                          margin=(0, -24, 0, 0), clickable=True, long_clickable=True)
         card = frame(
             View(cls="android.view.View", id=_id("snapshot"), width=MATCH, height=MATCH,
-                 bg=ctx.theme.background, corner=8, image=f"task:{package}"),
+                 bg=ctx.theme.background, corner=8, draw=_snapshot_painter(system, task_id)),
             icon_view,
             cls="android.widget.FrameLayout", desc=name, width=w, height=h, clickable=True,
             focusable=True, long_clickable=True, gravity="center_vertical",
@@ -437,6 +440,24 @@ class LauncherActivity(Activity):
 
         card.on_swipe = dismiss
         return card
+
+
+def _snapshot_painter(system: SystemServer, task_id: int):
+    """A card's painter of its task's snapshot (`SystemServer.task_snapshot`): it reads the
+    task's state, which the card's signature does not hold, so its screen is reused only
+    while the state stands still."""
+
+    def draw_snapshot(canvas, view: View) -> None:
+        left, top, right, bottom = view.bounds
+        draw = system.task_snapshot
+        image = draw(task_id, (right - left, bottom - top)) if draw is not None else None
+        if image is not None:
+            mask = Image.new("L", image.size, 0)
+            ImageDraw.Draw(mask).rounded_rectangle((0, 0, image.width - 1, image.height - 1),
+                                                   canvas.px(8), fill=255)
+            canvas.paste(Image.merge("RGBA", (*image.split(), mask)), left, top, view.clip)
+
+    return draw_snapshot
 
 
 def _held() -> None:

@@ -1,2 +1,3 @@
-"""Photos (`com.google.android.apps.photos`): `app.py` holds HomeActivity (the photos grid
-from the storage's DCIM and Pictures, the Library tab) and TrashPhotosActivity."""
+"""Photos (`com.google.android.apps.photos`): `app.py` holds HomeActivity (bars, tabs,
+selection) and TrashPhotosActivity; `grid.py` the storage's photos by day in a square grid;
+`library.py` the Library tab."""

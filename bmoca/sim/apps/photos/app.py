@@ -1,8 +1,9 @@
 """Google Photos (`com.google.android.apps.photos`): home, Library and Trash.
 
-The launcher starts `.home.HomeActivity`: the Photos tab is a grid of the images under
-/sdcard/DCIM and /sdcard/Pictures (each drawn as a tile of its own colour; no network, no
-backup), the Library tab lists Favourites, Archive and Trash. Trash starts
+The launcher starts `.home.HomeActivity`: the top bar (Sharing, the Google Photos logo, the
+account), the Photos tab's grid of the images under /sdcard/DCIM and /sdcard/Pictures under
+date headers (`grid.py`; no network, no backup) and the Library tab (`library.py`); the
+bottom bar has the three tabs of the 2020 redesign, Photos, Search and Library. Trash starts
 `com.google.android.apps.photos.trash.ui.TrashPhotosActivity`: Photos keeps its activities
 in feature packages (`.home.HomeActivity`), and the paper's first version detects
 `START(.*?)com.google.android.apps.photos/.trash.ui.TrashPhotosActivity`, the START line's
@@ -17,46 +18,46 @@ simulated, as opening a photo is not.
 
 from __future__ import annotations
 
-import zlib
-
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.contacts.ui import icon_button
 from bmoca.sim.apps.longpress import Action, action_bar, toggled
+from bmoca.sim.apps.photos.grid import PACKAGE, grid, media, palette, pid, thumbnail
+from bmoca.sim.apps.photos.library import library
 from bmoca.sim.system.intent import Intent
-from bmoca.sim.ui.view import MATCH, View, column, frame, icon, row, scroller, text
+from bmoca.sim.ui.view import MATCH, View, column, frame, icon, row, text
 
-PACKAGE = "com.google.android.apps.photos"
 HOME = "com.google.android.apps.photos.home.HomeActivity"
 TRASH = "com.google.android.apps.photos.trash.ui.TrashPhotosActivity"
-FOLDERS = ("/storage/emulated/0/DCIM", "/storage/emulated/0/Pictures")
-IMAGE_EXT = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".heic")
+PINWHEEL = ((234, 67, 53), (251, 188, 4), (52, 168, 83), (66, 133, 244))
+"""The Photos pinwheel's petals, clockwise from the top: red, yellow, green, blue."""
 
 
-def pid(name: str) -> str:
-    return f"{PACKAGE}:id/{name}"
+def _pinwheel(canvas, view: View) -> None:
+    """Four half-disc petals turning about the centre (the Photos logo's shape)."""
+    left, top, right, bottom = view.bounds
+    r = (right - left) // 4
+    cx, cy = (left + right) // 2, (top + bottom) // 2
+    for (dx, dy, start), color in zip(((0, -1, 180), (1, 0, 270), (0, 1, 0), (-1, 0, 90)),
+                                      PINWHEEL, strict=True):
+        x, y = cx + dx * r, cy + dy * r
+        canvas.draw.pieslice((x - r, y - r, x + r, y + r), start, start + 180, fill=color)
 
 
-def palette(ctx: Context) -> tuple:
-    if ctx.theme.dark:
-        return (32, 33, 36), (232, 234, 237), (154, 160, 166)
-    return (255, 255, 255), (32, 33, 36), (95, 99, 104)
+WORDMARK_EM = 6.6
+"""About how wide "Google Photos" is, in ems of its size."""
 
 
-def media(ctx: Context) -> list[str]:
-    """Image paths under DCIM and Pictures (one level of sub-folders), sorted."""
-    vfs = ctx.system.state.vfs
-    found = []
-    for folder in FOLDERS:
-        if not vfs.is_dir(folder):
-            continue
-        for name in vfs.listdir(folder):
-            path = f"{folder}/{name}"
-            if vfs.is_dir(path):
-                found += [f"{path}/{n}" for n in vfs.listdir(path)
-                          if n.lower().endswith(IMAGE_EXT)]
-            elif name.lower().endswith(IMAGE_EXT):
-                found.append(path)
-    return sorted(found)
+def wordmark(ctx: Context, room: float) -> View:
+    """The top bar's logo: the pinwheel and "Google Photos" (the product name, not
+    translated), centred in `room` dp; where the words do not fit (a 700 dpi phone), the
+    pinwheel alone."""
+    _, _, dim = palette(ctx)
+    fits = room >= 32 + WORDMARK_EM * 20 * ctx.system.font_scale
+    return row(frame(width=24, height=24, draw=_pinwheel, cls="", gravity="center_vertical"),
+               text("Google Photos", text_size=20, text_color=dim, margin=(8, 0, 0, 0),
+                    gravity="center_vertical", text_direction="ltr") if fits else None,
+               width=-2, gravity="center", mirror=False, desc="Google Photos",
+               id=pid("logo"))
 
 
 class HomeActivity(Activity):
@@ -76,52 +77,31 @@ class HomeActivity(Activity):
         return False
 
     def _photos(self, ctx: Context) -> View:
-        bg, fg, dim = palette(ctx)
+        _, _, dim = palette(ctx)
         paths = media(ctx)
         if not paths:
             return text(ctx.t("photos.empty"), text_size=16, text_color=dim, width=MATCH,
                         align="center", margin=(24, 96, 24, 0), id=pid("empty_state"))
-        rows = [row(*[self._tile(p) for p in paths[i:i + 3]],
-                    *[frame(width=0, weight=1, height=120, cls="")
-                      for _ in range(3 - len(paths[i:i + 3]))])
-                for i in range(0, len(paths), 3)]
-        return scroller(*rows, key="grid", cls="androidx.recyclerview.widget.RecyclerView",
-                        id=pid("recycler_view"), width=MATCH, height=MATCH)
+        return grid(ctx, paths, lambda path, size: self._tile(ctx, path, size))
 
     def _show_tab(self, key: str) -> None:
         self.tab, self.selected = key, ()
 
-    def _tile(self, path: str) -> View:
-        h = zlib.crc32(path.encode())
-        color = (80 + h % 150, 80 + (h >> 8) % 150, 80 + (h >> 16) % 150)
+    def _tile(self, ctx: Context, path: str, size: float) -> View:
         checked = path in self.selected
 
         def select() -> None:
             self.selected = toggled(self.selected, path)
 
-        return frame(width=0, weight=1, height=120, bg=color, margin=(1, 1, 1, 1),
-                     cls="android.widget.ImageView", id=pid("photo_grid_item"),
-                     desc=path.rsplit("/", 1)[-1], clickable=True, long_clickable=True,
-                     selected=checked, icon="check_circle" if checked else None,
-                     icon_color=(26, 115, 232), icon_filled=True, icon_size=32,
-                     on_click=select if self.selected else None, on_long_click=select)
-
-    def _library(self, ctx: Context) -> View:
-        bg, fg, dim = palette(ctx)
-
-        def entry(key: str, glyph: str, on_click=None) -> View:
-            return row(icon(glyph, 24, icon_color=fg, cls="", margin=(16, 0, 24, 0),
-                            gravity="center_vertical"),
-                       text(ctx.t(f"photos.{key}"), text_size=16, text_color=fg,
-                            gravity="start|center_vertical"),
-                       cls="android.widget.Button", id=pid(key), desc=ctx.t(f"photos.{key}"),
-                       height=56, clickable=True, on_click=on_click,
-                       gravity="center_vertical")
-
-        return column(entry("favorites", "star"), entry("archive", "archive"),
-                      entry("trash", "delete",
-                            lambda: ctx.start_activity(Intent(component=(PACKAGE, TRASH)))),
-                      width=MATCH, id=pid("library_list"))
+        tile = thumbnail(ctx, path, size, id=pid("photo_grid_item"),
+                         desc=path.rsplit("/", 1)[-1], clickable=True, long_clickable=True,
+                         selected=checked, on_click=select if self.selected else None,
+                         on_long_click=select)
+        if checked:  # the painter fills the tile; the check is drawn by a child over it
+            tile.add(frame(width=MATCH, height=MATCH, bg=(26, 115, 232, 60), cls="",
+                           icon="check_circle", icon_color=(26, 115, 232), icon_filled=True,
+                           icon_size=32))
+        return tile
 
     def build(self, ctx: Context) -> View:
         bg, fg, dim = palette(ctx)
@@ -145,11 +125,14 @@ class HomeActivity(Activity):
                                       Action("delete", ctx.t("photos.delete"), "", None)],
                 bg=bg, fg=fg)
         else:
-            title = row(text(ctx.t(f"app.{PACKAGE}"), text_size=20, text_color=fg, width=0,
-                             weight=1, margin=(16, 0, 0, 0), gravity="start|center_vertical"),
+            # 2020-21: Sharing at the start, the logo in the middle, the account at the end
+            title = row(icon_button(ctx, "chat", ctx.t("photos.sharing"), None, dim),
+                        frame(wordmark(ctx, ctx.system.screen_dp()[0] - 8 - 2 * 48), width=0, weight=1, height=MATCH),
                         icon_button(ctx, "account_circle", ctx.t("photos.account"), None, dim),
-                        height=56, gravity="center_vertical", id=pid("toolbar"))
-        body = self._library(ctx) if self.tab == "library" else self._photos(ctx)
+                        height=56, gravity="center_vertical", id=pid("toolbar"),
+                        padding=(4, 0, 4, 0))
+        body = (library(ctx, lambda: ctx.start_activity(Intent(component=(PACKAGE, TRASH))))
+                if self.tab == "library" else self._photos(ctx))
         return column(title, frame(body, width=MATCH, height=0, weight=1),
                       row(tab("photos", "photo"), tab("search", "search"),
                           tab("library", "photo_library"), height=56,

@@ -11,6 +11,7 @@ from bmoca.formats import apps as app_table
 from bmoca.sim.apps.alert_dialog import dialog_card
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.longpress import focus_field
+from bmoca.sim.apps.settings.headers import battery_header, storage_header, usage_bar
 from bmoca.sim.apps.settings.pages import PAGES, TOP_LEVEL, Page, Pref, SettingsData, all_searchable
 from bmoca.sim.apps.systemui.app import seekbar
 from bmoca.sim.i18n import LOCALES, strings
@@ -173,8 +174,10 @@ def switch_view(ctx: Context, view_id: str, on: bool, handler=None) -> View:
 
 def pref_row(ctx: Context, title: str, summary_text: str | None = None, icon_name: str | None = None,
              icon_color=None, widget: View | None = None, on_click=None, view_id: str = "",
-             show_icon_frame: bool = True, icon_view: View | None = None) -> View:
-    """A preference row; `icon_view` replaces the Material icon (app rows show app icons)."""
+             show_icon_frame: bool = True, icon_view: View | None = None,
+             below: View | None = None) -> View:
+    """A preference row; `icon_view` replaces the Material icon (app rows show app icons);
+    `below` goes under the summary (Storage's usage bars)."""
     theme = ctx.theme
     parts: list[View | None] = []
     if show_icon_frame:
@@ -190,6 +193,7 @@ def pref_row(ctx: Context, title: str, summary_text: str | None = None, icon_nam
              max_lines=2),
         text(summary_text, id="android:id/summary", text_size=14, text_color=theme.text_secondary,
              width=MATCH, max_lines=4) if summary_text else None,
+        below,
         cls="android.widget.RelativeLayout", width=0, weight=1, height=WRAP,
         gravity="center_vertical", padding=(0, 16, 0, 16),
     )
@@ -260,36 +264,12 @@ def suggestion_card(ctx: Context) -> View:
     )
 
 
-def battery_header(ctx: Context) -> list[View]:
-    """PowerUsageSummary's header (level, charging state, battery graphic) and its tip card."""
-    theme = ctx.theme
-    header = row(
-        column(text(ctx.t("settings.battery_level"), id=sid("battery_percent"), text_size=36,
-                    text_color=theme.text, width=MATCH),
-               text(ctx.t("settings.battery_charging"), id=sid("summary1"), text_size=14,
-                    text_color=theme.text_secondary, width=MATCH, max_lines=2),
-               cls="android.widget.LinearLayout", width=0, weight=1, height=WRAP,
-               gravity="center_vertical"),
-        View(cls="android.widget.ImageView", id=sid("battery_header_icon"),
-             icon="battery_charging_full", icon_color=theme.accent, icon_filled=True,
-             icon_size=72, width=72, height=72, gravity="center_vertical"),
-        cls="android.widget.LinearLayout", id=sid("battery_entity_header"), height=WRAP,
-        padding=(72, 16, 24, 16),
-    )
-    tip = row(
-        frame(icon("battery_std", 24, icon_color=(30, 142, 62), cls="android.widget.ImageView",
-                   gravity="center"),
-              cls="android.widget.LinearLayout", width=56,
-              height=WRAP, gravity="center_vertical"),
-        column(text(ctx.t("settings.battery_tip"), text_size=16,
-                    text_color=theme.text, width=MATCH, max_lines=2),
-               text(ctx.t("settings.battery_tip.summary"), text_size=14, text_color=theme.text_secondary, width=MATCH, max_lines=3),
-               cls="android.widget.RelativeLayout", width=0, weight=1, height=WRAP,
-               gravity="center_vertical"),
-        cls="android.widget.LinearLayout", height=WRAP, bg=card_surface(ctx), corner=8,
-        margin=(8, 0, 8, 8), padding=(8, 16, 16, 16), gravity="center_vertical",
-    )
-    return [header, tip]
+VALUE_AT_END = ("last_full_charge", "screen_usage")
+
+
+def divider(ctx: Context) -> View:
+    """A PreferenceCategory's 1 dp divider across the list."""
+    return View(cls="android.view.View", width=MATCH, height=1, bg=ctx.theme.divider)
 
 
 def footer(ctx: Context, key: str) -> View:
@@ -341,9 +321,6 @@ class Homepage(SettingsActivity):
                 text(ctx.t("settings.search_settings"), id=sid("search_action_bar_title"),
                      text_size=16, text_color=theme.text_secondary, margin=(16, 0, 0, 0),
                      gravity="center_vertical", width=0, weight=1),
-                View(cls="android.widget.ImageView", id=sid("account_avatar"),
-                     icon="account_circle", icon_color=(147, 52, 230), icon_filled=True,
-                     width=32, height=32, gravity="center_vertical"),
                 cls="android.view.ViewGroup", id=sid("search_action_bar"),
                 height=SW600_SEARCH_BAR_DP if ctx.system.sw600dp else 48,
                 padding=(16, 0, 12, 0), clickable=True, focusable=True, gravity="center_vertical",
@@ -446,6 +423,8 @@ class SubSettings(SettingsActivity):
             rows += self._languages(ctx)
         elif self.page_id == "apps":
             rows += self._recent_apps(ctx)
+        elif self.page_id == "storage":
+            rows.append(storage_header(ctx))
         hidden = [p for p in page.prefs if p.advanced]
         for pref in page.prefs:
             if pref.kind == "header" and self.page_id == "apps":
@@ -458,6 +437,7 @@ class SubSettings(SettingsActivity):
             rows.append(pref_row(ctx, ctx.t("settings.advanced"), titles, "expand_more",
                                  on_click=lambda: setattr(self, "expanded", True)))
         if self.page_id == "battery":
+            rows.append(divider(ctx))
             rows.append(footer(ctx, "settings.battery_footer"))
         return column(
             app_bar(ctx, self.title(ctx), ctx.finish),
@@ -475,7 +455,8 @@ class SubSettings(SettingsActivity):
         if pref.key == "see_all_apps":
             title = ctx.t("settings.see_all_apps", count=len(app_table.all_apps()))
         if pref.kind == "header" and pref.key == "battery_level":
-            return column(*battery_header(ctx), height=WRAP)
+            return column(*battery_header(ctx, page_background(ctx), card_surface(ctx)),
+                          height=WRAP)
         if pref.kind == "header":
             return text(title, text_size=14, font_weight=500, text_color=theme.accent,
                         width=MATCH, padding=(72, 16, 16, 8))
@@ -493,8 +474,14 @@ class SubSettings(SettingsActivity):
                             on_click=self._opener(ctx, pref))
         if pref.kind == "slider":
             return self._slider(ctx, pref, title)
+        if pref.key in VALUE_AT_END:
+            # PowerUsageSummary's history rows show their value at the end, not under the title
+            value = text(summary_text or "", id="android:id/summary", text_size=14,
+                         text_color=theme.text_secondary)
+            return column(divider(ctx) if pref.key == VALUE_AT_END[0] else None,
+                          pref_row(ctx, title, None, pref.icon, widget=value), height=WRAP)
         return pref_row(ctx, title, summary_text, pref.icon, pref.icon_color,
-                        on_click=self._opener(ctx, pref),
+                        on_click=self._opener(ctx, pref), below=usage_bar(pref.key),
                         view_id=sid(pref.view_id) if pref.view_id else "")
 
     def _opener(self, ctx: Context, pref: Pref):

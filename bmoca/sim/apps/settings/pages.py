@@ -45,16 +45,24 @@ BLUE, GREEN, ORANGE, TEAL, PURPLE, RED, GREY, PINK = (
     (26, 115, 232), (30, 142, 62), (232, 113, 10), (18, 132, 120), (147, 52, 230),
     (217, 48, 37), (95, 99, 104), (208, 24, 132))
 
+# The homepage's icon circles, measured on a Pixel running Android 10
+# (shared/reference/real_android10_screens.png, corrected for its downscaling): the rows
+# whose circle the reference shows take its colour; the others keep Material's tones.
+NETWORK_BLUE, DEVICES_GREEN, APPS_ORANGE, BATTERY_TEAL = (
+    (76, 154, 249), (135, 192, 54), (244, 142, 66), (74, 141, 135))
+DISPLAY_AMBER, SOUND_CYAN, STORAGE_PURPLE, PRIVACY_NAVY = (
+    (252, 176, 64), (81, 185, 184), (175, 100, 203), (67, 92, 150))
+
 TOP_LEVEL: tuple[Pref, ...] = (
-    Pref("network", icon="wifi", icon_color=BLUE, summary=True, opens="network"),
-    Pref("connected_devices", icon="devices_other", icon_color=GREEN, summary=True,
+    Pref("network", icon="wifi", icon_color=NETWORK_BLUE, summary=True, opens="network"),
+    Pref("connected_devices", icon="devices_other", icon_color=DEVICES_GREEN, summary=True,
          opens="connected_devices"),
-    Pref("apps", icon="apps", icon_color=ORANGE, summary=True, opens="apps"),
-    Pref("battery", icon="battery_full", icon_color=TEAL, summary=True, opens="battery"),
-    Pref("display", icon="brightness_medium", icon_color=ORANGE, summary=True, opens="display"),
-    Pref("sound", icon="volume_up", icon_color=BLUE, summary=True, opens="sound"),
-    Pref("storage", icon="storage", icon_color=PURPLE, summary=True, opens="storage"),
-    Pref("privacy", icon="privacy_tip", icon_color=TEAL, summary=True, opens="privacy"),
+    Pref("apps", icon="apps", icon_color=APPS_ORANGE, summary=True, opens="apps"),
+    Pref("battery", icon="battery_full", icon_color=BATTERY_TEAL, summary=True, opens="battery"),
+    Pref("display", icon="brightness_medium", icon_color=DISPLAY_AMBER, summary=True, opens="display"),
+    Pref("sound", icon="volume_up", icon_color=SOUND_CYAN, summary=True, opens="sound"),
+    Pref("storage", icon="storage", icon_color=STORAGE_PURPLE, summary=True, opens="storage"),
+    Pref("privacy", icon="privacy_tip", icon_color=PRIVACY_NAVY, summary=True, opens="privacy"),
     Pref("location", icon="location_on", icon_color=GREEN, summary=True, opens="location"),
     Pref("security", icon="lock", icon_color=TEAL, summary=True, opens="security"),
     Pref("accounts", icon="account_circle", icon_color=PINK, summary=True, opens="accounts"),

@@ -34,6 +34,9 @@ from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scrol
 WELCOME = "com.google.android.apps.snapseed.WelcomeScreenActivity"
 MAIN = "com.google.android.apps.snapseed.MainActivity"
 MENU_ITEMS = ("settings", "tutorials", "help")
+THUMB_DP = 76
+"""A Looks or Noir strip item's square thumbnail."""
+STRIP_DP = 116
 REQUEST_OPEN_DOCUMENT = 1
 """The request code Snapseed's "Open from device" passes to startActivityForResult [I]."""
 
@@ -66,6 +69,8 @@ class MainActivity(Activity):
         self.noir: str | None = None
         """The Noir style applied with the check mark."""
         self.error = False
+        self.popup: str | None = None
+        """The top bar's "details" card or "stack" menu, when one is open."""
 
     # -- actions ----------------------------------------------------------------------
     def _open(self, ctx: Context, path: str) -> None:
@@ -106,9 +111,21 @@ class MainActivity(Activity):
         if key == "settings":
             ctx.start_activity(Intent(component=(PACKAGE, SETTINGS)))
 
+    def _undo(self) -> None:
+        """The edit stack's Undo: the last edit goes (Noir after a look, else the look)."""
+        self.popup = None
+        if self.noir is not None:
+            self.noir = None
+        else:
+            self.look = None
+
+    def _revert(self) -> None:
+        self.popup, self.look, self.noir = None, None, None
+
     def on_back(self, ctx: Context) -> bool:
-        if self.menu or self.picker:
+        if self.menu or self.picker or self.popup:
             self.menu = self.picker = False
+            self.popup = None
             return True
         if self.tool is not None:
             self.tool = None
@@ -126,6 +143,12 @@ class MainActivity(Activity):
             icon_button(ctx, "folder_open", t("snapseed.open_photo"),
                         lambda: setattr(self, "picker", True), c.icon, sid("open_button")),
             frame(width=0, weight=1, height=48, cls=""),
+            icon_button(ctx, "info", t("snapseed.image_details"),
+                        lambda: setattr(self, "popup", "details"), c.icon,
+                        sid("image_details_button")) if self.photo else None,
+            icon_button(ctx, "layers", t("snapseed.edit_stack"),
+                        lambda: setattr(self, "popup", "stack"), c.icon,
+                        sid("edit_stack_button")) if self.photo else None,
             icon_button(ctx, "more_vert", t("snapseed.more_options"),
                         lambda: setattr(self, "menu", True), c.icon, sid("overflow_button")),
             cls="android.view.ViewGroup", id=sid("toolbar"), width=MATCH, height=56,
@@ -192,11 +215,12 @@ class MainActivity(Activity):
                         draw=model.photo_painter(vfs, self.photo, self.look, self.noir))
         if self.tab == "looks":
             items = [self._strip_item(ctx, c, ctx.t(f"snapseed.look.{key}"),
-                                      key == self.look, lambda k=key: setattr(self, "look", k))
+                                      key == self.look, lambda k=key: setattr(self, "look", k),
+                                      model.photo_painter(vfs, self.photo, key, None, cover=True))
                      for key in photo.LOOKS]
             panel = scroller(*items, key="snapseed:looks", horizontal=True,
                              cls="androidx.recyclerview.widget.RecyclerView",
-                             id=sid("looks_list"), width=MATCH, height=96, orientation="h")
+                             id=sid("looks_list"), width=MATCH, height=STRIP_DP, orientation="h")
         elif self.tab == "tools":
             panel = self._tools(ctx, c)
         else:
@@ -226,13 +250,21 @@ class MainActivity(Activity):
                     focusable=True, on_click=lambda: self._show_tab(key))
 
     def _strip_item(self, ctx: Context, c: model.Colors, label: str, chosen: bool,
-                    choose) -> View:
-        return text(label, id=sid("item_title"), text_size=13, font_weight=500,
-                    text_color=c.on_accent if chosen else c.text,
-                    cls="android.widget.TextView", width=88, height=72, align="center",
-                    gravity="center_vertical", corner=6, margin=(4, 12, 4, 12),
-                    bg=c.accent if chosen else c.surface, selected=chosen, clickable=True,
-                    focusable=True, on_click=choose, max_lines=2, text_direction="")
+                    choose, thumbnail) -> View:
+        """A strip's item: the photo with the look or style applied, its name under it;
+        the chosen one framed in the accent colour (setSelected reaches the label too)."""
+        return column(
+            frame(frame(cls="android.widget.ImageView", id=sid("item_image"), width=MATCH,
+                        height=MATCH, draw=thumbnail),
+                  width=THUMB_DP, height=THUMB_DP, padding=(3, 3, 3, 3) if chosen else (0, 0, 0, 0),
+                  bg=c.accent if chosen else None, cls=""),
+            text(label, id=sid("item_title"), text_size=12, font_weight=500,
+                 text_color=c.accent if chosen else c.text, cls="android.widget.TextView",
+                 width=MATCH, align="center", margin=(0, 6, 0, 0), selected=chosen,
+                 max_lines=1, text_direction=""),
+            cls="android.widget.LinearLayout", width=THUMB_DP, height=WRAP,
+            margin=(4, 10, 4, 10), selected=chosen, clickable=True, focusable=True,
+            on_click=choose)
 
     def _tools(self, ctx: Context, c: model.Colors) -> View:
         cells = []
@@ -260,7 +292,9 @@ class MainActivity(Activity):
                         height=0, weight=1, bg=c.canvas,
                         draw=model.photo_painter(vfs, self.photo, self.look, self.noir_style))
         styles = [self._strip_item(ctx, c, style, style == self.noir_style,
-                                   lambda s=style: setattr(self, "noir_style", s))
+                                   lambda s=style: setattr(self, "noir_style", s),
+                                   model.photo_painter(vfs, self.photo, self.look, style,
+                                                       cover=True))
                   for style in photo.NOIR_STYLES]
 
         def apply() -> None:
@@ -273,7 +307,7 @@ class MainActivity(Activity):
             picture,
             scroller(*styles, key="snapseed:noir", horizontal=True,
                      cls="androidx.recyclerview.widget.RecyclerView", id=sid("styles_list"),
-                     width=MATCH, height=96, orientation="h"),
+                     width=MATCH, height=STRIP_DP, orientation="h"),
             row(icon_button(ctx, "close", ctx.t("snapseed.cancel"),
                             lambda: setattr(self, "tool", None), c.icon, sid("cancel_button")),
                 frame(width=0, weight=1, height=48, cls=""),
@@ -284,6 +318,10 @@ class MainActivity(Activity):
             width=MATCH, height=MATCH, bg=c.background)
 
     def dialog(self, ctx: Context) -> View | None:
+        if self.popup == "details":
+            return self._details(ctx)
+        if self.popup == "stack":
+            return self._stack_menu(ctx)
         if not self.menu:
             return None
         c = colors(ctx)
@@ -294,8 +332,42 @@ class MainActivity(Activity):
                       clickable=True, focusable=True,
                       on_click=lambda k=key: self._menu_choice(ctx, k))
                 for key in MENU_ITEMS]
-        return column(*rows, cls="android.widget.ListView", width=220, bg=c.surface,
+        return column(*rows, cls="android.widget.ListView", width=220, bg=c.menu,
                       elevation=8, corner=4, gravity="end|top", margin=(0, 4, 4, 0),
+                      padding=(0, 8, 0, 8))
+
+    def _details(self, ctx: Context) -> View:
+        """The ⓘ card: the open photo's name, size in pixels and file size."""
+        c = colors(ctx)
+        raw = ctx.system.state.vfs.read(self.photo) if self.photo else b""
+        size = images.decode(raw).size if raw and images.decodes(raw) else None
+        lines = [(ctx.t("snapseed.details.name"), (self.photo or "").rsplit("/", 1)[-1]),
+                 (ctx.t("snapseed.details.size"), f"{size[0]} × {size[1]}" if size else ""),
+                 (ctx.t("snapseed.details.file_size"), f"{len(raw) / 1e6:.2f} MB")]
+        rows = [column(text(label, text_size=12, text_color=c.secondary, width=MATCH),
+                       text(value, id=sid("details_value"), text_size=16, text_color=c.text,
+                            width=MATCH, text_direction="ltr"),
+                       width=MATCH, padding=(16, 8, 16, 8))
+                for label, value in lines]
+        return column(text(ctx.t("snapseed.image_details"), text_size=18, font_weight=500,
+                           text_color=c.text, width=MATCH, padding=(16, 16, 16, 8)),
+                      *rows, cls="android.widget.FrameLayout", id=sid("details_card"),
+                      width=280, bg=c.menu, elevation=8, corner=4, gravity="end|top",
+                      margin=(0, 4, 4, 0), padding=(0, 0, 0, 8))
+
+    def _stack_menu(self, ctx: Context) -> View:
+        """The edit stack: Undo and Revert, enabled only while there is an edit."""
+        c = colors(ctx)
+        edited = self.look is not None or self.noir is not None
+        rows = [frame(text(ctx.t(f"snapseed.stack.{key}"), id=sid("menu_item_title"),
+                           text_size=16, text_color=c.text if edited else c.secondary,
+                           gravity="start|center_vertical", margin=(16, 0, 16, 0)),
+                      cls="android.widget.LinearLayout", width=MATCH, height=48,
+                      enabled=edited, clickable=edited, focusable=edited,
+                      on_click=action if edited else None)
+                for key, action in (("undo", self._undo), ("revert", self._revert))]
+        return column(*rows, cls="android.widget.ListView", width=200, bg=c.menu,
+                      elevation=8, corner=4, gravity="end|top", margin=(0, 4, 52, 0),
                       padding=(0, 8, 0, 8))
 
 

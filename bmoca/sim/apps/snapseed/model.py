@@ -66,6 +66,8 @@ class Colors:
     accent: Color
     on_accent: Color
     error: Color
+    menu: Color
+    """Popup menus and cards: white (#424242 dark) with an 8 dp shadow, as Material's."""
 
 
 def colors(ctx: Context) -> Colors:
@@ -73,23 +75,24 @@ def colors(ctx: Context) -> Colors:
         return Colors(background=(33, 33, 33), bar=(40, 40, 40), surface=(48, 48, 48),
                       canvas=(24, 24, 24), text=(236, 236, 236), secondary=(170, 170, 170),
                       icon=(220, 220, 220), accent=(77, 182, 172), on_accent=(20, 20, 20),
-                      error=(239, 154, 154))
+                      error=(239, 154, 154), menu=(66, 66, 66))
     return Colors(background=(250, 250, 250), bar=(255, 255, 255), surface=(238, 238, 238),
                   canvas=(224, 224, 224), text=(33, 33, 33), secondary=(117, 117, 117),
                   icon=(66, 66, 66), accent=(0, 137, 123), on_accent=(255, 255, 255),
-                  error=(211, 47, 47))
+                  error=(211, 47, 47), menu=(255, 255, 255))
 
 
 def photo_painter(vfs: VirtualFS, path: str | None, look: str | None,
-                  noir: str | None) -> Callable[..., None]:
-    """A view painter that draws the photo, fitted and centred, with its filters."""
+                  noir: str | None, cover: bool = False) -> Callable[..., None]:
+    """A view painter that draws the photo, fitted and centred (or cropped to fill the
+    view, for a strip's thumbnail), with its filters."""
 
     def draw(canvas, view: View) -> None:
         if path is None or not vfs.exists(path):
             return
         left, top, right, bottom = view.bounds
         image = photo.rendered(vfs.read(path), (max(1, right - left), max(1, bottom - top)),
-                               look, noir)
+                               look, noir, cover)
         if image is None:
             return
         x = left + (right - left - image.width) // 2

@@ -41,8 +41,9 @@ def photos(vfs: VirtualFS) -> list[str]:
 
 @byte_lru(RENDERED_BYTES)
 def _rendered(raw: bytes, crc: int, size: tuple[int, int], look: str | None,
-              noir: str | None) -> Image.Image:
-    image = ImageOps.contain(images.decode(raw), size)
+              noir: str | None, cover: bool) -> Image.Image:
+    decoded = images.decode(raw)
+    image = ImageOps.fit(decoded, size) if cover else ImageOps.contain(decoded, size)
     if look is not None:
         image = apply_look(image, look)
     if noir is not None:
@@ -51,11 +52,11 @@ def _rendered(raw: bytes, crc: int, size: tuple[int, int], look: str | None,
 
 
 def rendered(raw: bytes, size: tuple[int, int], look: str | None = None,
-             noir: str | None = None) -> Image.Image | None:
-    """The photo fitted into `size` with the look and Noir style applied; None if the
-    bytes are not an image."""
+             noir: str | None = None, cover: bool = False) -> Image.Image | None:
+    """The photo fitted into `size` (or, with `cover`, cropped to fill it: a strip's
+    thumbnail) with the look and Noir style applied; None if the bytes are not an image."""
     try:
-        return _rendered(raw, zlib.crc32(raw), size, look, noir)
+        return _rendered(raw, zlib.crc32(raw), size, look, noir, cover)
     except images.ERRORS:
         return None
 

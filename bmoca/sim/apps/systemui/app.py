@@ -6,6 +6,7 @@ from __future__ import annotations
 from bmoca.formats.locales import native_digits
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.systemui.state import SystemUIData
+from bmoca.sim.render.widgets import draw_nav_button
 from bmoca.sim.system.server import SYSTEMUI_PACKAGE, SYSTEMUI_UID
 from bmoca.sim.ui.theme import is_dark
 from bmoca.sim.ui.view import MATCH, WRAP, View, frame, icon, row, spacer, text
@@ -69,17 +70,18 @@ def navigation_bar(ctx: Context, bar_color: tuple[int, int, int] | None = None,
         bg = (0, 0, 0) if dark else (250, 250, 250)
     color = (255, 255, 255) if dark else (60, 64, 67)
 
-    def button(name: str, glyph: str, desc_key: str) -> View:
-        return frame(icon(glyph, 22, icon_color=color, icon_filled=True, gravity="center",
-                          cls=""),
+    def button(name: str, desc_key: str) -> View:
+        # the glyph is SystemUI's 28 dp vector (ic_sysbar_<name>), drawn, not an icon font's
+        return frame(View(cls="", draw=draw_nav_button, icon=name, icon_color=color,
+                          width=28, height=28, gravity="center"),
                      cls="android.widget.ImageView", id=_id(name), desc=ctx.t(desc_key),
                      width=0, weight=1, height=MATCH, clickable=True)
 
     return row(
         spacer(weight=0.5),
-        button("back", "arrow_left", "systemui.back"),
-        button("home", "circle", "systemui.home"),
-        button("recent_apps", "stop", "systemui.overview"),
+        button("back", "systemui.back"),
+        button("home", "systemui.home"),
+        button("recent_apps", "systemui.overview"),
         spacer(weight=0.5),
         cls="android.widget.FrameLayout", id=_id("navigation_bar_frame"), height=MATCH, bg=bg,
     )  # mirrored in right-to-left locales (Back on the right), as Android 10 does

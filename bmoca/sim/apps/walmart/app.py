@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bmoca.sim.apps.base import Activity, App, Context
 from bmoca.sim.apps.walmart import catalog
+from bmoca.sim.apps.walmart.images import product_painter
 from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, View, column, frame, icon, row, scroller, text
 
@@ -188,8 +189,8 @@ class RootActivity(Activity):
                       width=MATCH, height=MATCH)
 
     def _product(self, ctx: Context, c: dict, name: str, price: str) -> View:
-        return row(frame(icon("shopping_basket", 32, icon_color=c["muted"], gravity="center"),
-                         orientation="z", width=72, height=72, bg=c["surface"], corner=8),
+        return row(View(cls="android.widget.ImageView", id=wid("product_image"), width=72,
+                        height=72, draw=product_painter(name), gravity="center_vertical"),
                    column(text(price, text_size=16, font_weight=700, text_color=c["text"]),
                           text(name, text_size=14, text_color=c["text"], max_lines=2),
                           width=0, weight=1, padding=(12, 0, 12, 0)),

@@ -14,6 +14,7 @@ from bmoca.sim.apps.contacts.ui import icon_button
 from bmoca.sim.apps.longpress import focus_field
 from bmoca.sim.apps.wikipedia import model
 from bmoca.sim.apps.wikipedia.configure import CONFIGURE, ConfigureActivity
+from bmoca.sim.apps.wikipedia.images import draw_wordmark, picture_painter
 from bmoca.sim.apps.wikipedia.model import PACKAGE, colors, wid
 from bmoca.sim.apps.wikipedia.page import PAGE, PageActivity, open_article
 from bmoca.sim.apps.wikipedia.settings import SETTINGS, SettingsActivity
@@ -21,6 +22,11 @@ from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, text
 
 MAIN = f"{PACKAGE}.main.MainActivity"
+LEAD_IMAGE_CARDS = {"featured_article": "view_featured_article_card_image",
+                    "picture_of_the_day": "view_featured_image_card_image",
+                    "in_the_news": "view_news_fullscreen_header_image"}
+"""Cards led by a full-width picture; the others show a thumbnail beside the article."""
+LEAD_IMAGE_DP = 180
 TABS = (("explore", "nav_tab_explore", "explore"),
         ("saved", "nav_tab_reading_lists", "bookmark"),
         ("search", "nav_tab_search", "search"),
@@ -74,10 +80,9 @@ class MainActivity(Activity):
     # -- screens ----------------------------------------------------------------------
     def build(self, ctx: Context) -> View:
         c = colors(ctx)
-        bar = row(text("Wikipedia", id=wid("main_toolbar_wordmark"), text_size=22,
-                       font_weight=500, text_color=c.text, cls="android.widget.ImageView",
-                       desc="Wikipedia", width=0, weight=1, gravity="center_vertical",
-                       margin=(16, 0, 0, 0), text_direction="ltr"),
+        bar = row(View(cls="android.widget.ImageView", id=wid("main_toolbar_wordmark"),
+                       desc="Wikipedia", text_color=c.text, width=0, weight=1, height=MATCH,
+                       margin=(16, 0, 0, 0), draw=draw_wordmark),
                   icon_button(ctx, "search", ctx.t("wiki.search_hint"),
                               lambda: self._search(ctx), c.text, wid("menu_search")),
                   cls="android.view.ViewGroup", id=wid("main_toolbar"), width=MATCH,
@@ -134,11 +139,23 @@ class MainActivity(Activity):
         if not cards:
             cards = [text(ctx.t("wiki.feed_empty"), text_size=16, text_color=c.secondary,
                           align="center", max_lines=3, width=MATCH, padding=(24, 48, 24, 0))]
-        feed = scroller(*cards, key="wiki:feed", cls="androidx.recyclerview.widget.RecyclerView",
+        feed = scroller(self._search_card(ctx, c), *cards, key="wiki:feed", cls="androidx.recyclerview.widget.RecyclerView",
                         id=wid("feed_view"), width=MATCH, height=MATCH,
                         padding=(0, 8, 0, 8))
         return frame(feed, cls="android.view.ViewGroup", id=wid("swipe_refresh_layout"),
                      width=MATCH, height=MATCH)
+
+    def _search_card(self, ctx: Context, c: model.Colors) -> View:
+        """The feed's own search bar above the cards (Search Wikipedia, and the microphone)."""
+        return row(icon("search", 24, icon_color=c.secondary, cls="", gravity="center_vertical"),
+                   text(ctx.t("wiki.search_hint"), text_size=16, text_color=c.secondary,
+                        width=0, weight=1, margin=(16, 0, 0, 0), gravity="center_vertical"),
+                   icon("mic", 24, icon_color=c.secondary, id=wid("voice_search_button"),
+                        cls="android.widget.ImageView", gravity="center_vertical"),
+                   cls="androidx.cardview.widget.CardView", id=wid("search_container"),
+                   width=MATCH, height=48, bg=c.surface, corner=24, margin=(8, 6, 8, 6),
+                   padding=(16, 0, 16, 0), elevation=2, clickable=True, focusable=True,
+                   gravity="center_vertical", on_click=lambda: self._search(ctx))
 
     def _card(self, ctx: Context, c: model.Colors, index: int) -> View:
         key = model.CARDS[index]
@@ -147,6 +164,12 @@ class MainActivity(Activity):
         def menu() -> None:
             self.card_menu = index
 
+        big_image = key in LEAD_IMAGE_CARDS
+        image = View(cls="android.widget.ImageView", id=wid(LEAD_IMAGE_CARDS.get(key, "view_list_card_item_image")),
+                     width=MATCH if big_image else 56, height=LEAD_IMAGE_DP if big_image else 56,
+                     corner=0 if big_image else 4, draw=picture_painter(article.title),
+                     margin=(0, 0, 0, 12) if big_image else (12, 0, 0, 0))
+
         return column(
             row(text(ctx.t(f"wiki.card.{key}"), id=wid("view_card_header_title"),
                      text_size=14, font_weight=500, text_color=c.secondary, width=0,
@@ -154,12 +177,15 @@ class MainActivity(Activity):
                 icon_button(ctx, "more_vert", ctx.t("wiki.more_options"), menu, c.secondary,
                             wid("view_list_card_header_menu")),
                 width=MATCH, height=48, gravity="center_vertical", padding=(16, 0, 0, 0)),
-            column(text(article.title, text_size=20, text_color=c.text, text_direction="ltr",
-                        id=wid("view_featured_article_card_article_title")),
-                   text(article.description, text_size=14, text_color=c.secondary,
-                        max_lines=2, text_direction="ltr"),
-                   width=MATCH, padding=(16, 0, 16, 16), clickable=True,
-                   on_click=lambda: open_article(ctx, article.title)),
+            image if big_image else None,
+            row(column(text(article.title, text_size=20, text_color=c.text, text_direction="ltr",
+                            id=wid("view_featured_article_card_article_title"), width=MATCH),
+                       text(article.description, text_size=14, text_color=c.secondary,
+                            max_lines=2, text_direction="ltr", width=MATCH),
+                       width=0, weight=1),
+                None if big_image else image,
+                width=MATCH, padding=(16, 0, 16, 16), clickable=True, gravity="center_vertical",
+                on_click=lambda: open_article(ctx, article.title)),
             cls="androidx.cardview.widget.CardView", width=MATCH, bg=c.surface, corner=8,
             margin=(8, 6, 8, 6), elevation=2)
 

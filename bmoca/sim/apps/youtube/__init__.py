@@ -1,2 +1,4 @@
-"""YouTube (`com.google.android.youtube`): `app.py` holds the home feed (Shell$HomeActivity)
-with search and the account menu, Settings, and the smart-pairing PairWithTvActivity."""
+"""YouTube (`com.google.android.youtube`): `app.py` holds Shell$HomeActivity (the top bar,
+the pivot bar, the account menu), Settings and the smart-pairing PairWithTvActivity;
+`feed.py` the videos and their cards (a grid on a tablet); `search.py` the search page's
+suggestions and results."""
