@@ -70,6 +70,19 @@ APP_BEFORE_AFTER = (
 )
 """Issue 32's YouTube and Photos screens (`bmoca.sim.screens`), beside how they looked
 before: `fidelity/before/`, drawn by the simulator at commit 35375c2 and kept as files."""
+
+MAPS_BEFORE_AFTER = (
+    ("maps", "Maps' Explore: a drawn street map of Mountain View around the blue dot "
+     "(streets of three widths, US-101 in yellow, parks, the creek and the lake, street "
+     "names along the streets, places with their kind's icon and name), the 'Search here' "
+     "bar with the Maps pin, microphone and avatar, the category chips, the layers, "
+     "my-location and directions buttons, 'Latest in Mountain View' and the five 2020 tabs; "
+     "on the tablet the search card sits at the start edge with the chips beside it"),
+    ("maps_search", "Maps' search page (before: 'coffee' typed over the map; now the "
+     "empty field): Home, Work and the category shortcuts on a page of their own, the map "
+     "gone on a phone, beside a start-edge panel on the tablet"),
+)
+"""Issue 32's Maps screens beside the simulator at commit 9c04b2a (`fidelity/before/`)."""
 BEFORE_CONFIGS = ("train_env_000", "test_env_109")
 
 PERTURBATION_CONFIGS = ("train_env_000", "test_env_108", "test_env_109")
@@ -153,6 +166,19 @@ KNOWN_DIFFERENCES = (
      "shows Spanish (bmoca.sim.i18n: an app's string folder without a locale's file is a "
      "language it does not ship). Product tiles show a picture of the product on white "
      "(drawn: bananas, apples, carrots, eggs, milk, a bag, a Great Value box)."),
+    ("Maps: map, chips, tabs and search", "resolved", "the map is drawn, not tiles: a "
+     "stylised Mountain View around the emulator's default fix (the Googleplex) with real "
+     "street names, places of our own, Maps' day colours and Google's published night "
+     "style; street and place names are pixels of the one `mainmap_container` view, as "
+     "real Maps' GL map is, and stay in Latin letters in every UI language (the chrome is "
+     "translated in all 15). The 2020 redesign's chrome: 'Search here' bar, seven category "
+     "chips, layers / my location / directions buttons, 'Latest in' sheet and the tabs "
+     "Explore, Commute, Saved, Contribute, Updates (only Explore is simulated). The search "
+     "bar opens a page of suggestions (Home, Work, searches made, categories, places) "
+     "instead of leaving the map under the keyboard; a search shows red pins and a list of "
+     "the places found, the field keeping the text. On a tablet the search card and the "
+     "search/results panel sit at the start edge over the map. A long press on the map "
+     "drops no pin and directions, layers and the other tabs open nothing."),
     ("Wikipedia: Explore feed", "resolved", "the toolbar shows the WIKIPEDIA wordmark (an "
      "ImageView: small capitals in Noto Serif, standing in for the logo's Linux Libertine); "
      "a 'Search Wikipedia' bar with its microphone leads the feed and opens Search; the "
@@ -333,14 +359,15 @@ def build(out_md: Path) -> tuple[int, int]:
 
 def _app_before_after(img_dir: Path) -> list[str]:
     """Issue 32's YouTube and Photos screens: the kept 'before' picture, the new one."""
-    lines = ["## YouTube and Photos, before and after (issue 32)", "",
+    lines = ["## YouTube, Photos and Maps, before and after (issue 32)", "",
              "Each screen in a light en-US phone and on the Arabic tablet: before (the "
-             "simulator at commit 35375c2, `fidelity/before/`) and now. The 2020 redesign "
+             "simulator at commit 35375c2 for YouTube and Photos, 9c04b2a for Maps, "
+             "`fidelity/before/`) and now. The 2020 redesign "
              "of Photos has three bottom tabs (Photos, Search, Library; Sharing moved to "
              "the top bar); YouTube's Explore, create, Subscriptions and Library tabs are "
              "drawn but not simulated.", "",
              "| screen | config | before | after |", "|---|---|---|---|"]
-    for screen, about in APP_BEFORE_AFTER:
+    for screen, about in (*APP_BEFORE_AFTER, *MAPS_BEFORE_AFTER):
         for config_id in BEFORE_CONFIGS:
             shot, issues = _shot(config_id, screen)
             name = f"{config_id}_{screen}.png"

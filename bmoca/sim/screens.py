@@ -35,6 +35,7 @@ def _page(page: str) -> str:
 
 PHOTOS = "com.google.android.apps.photos"
 YOUTUBE = "com.google.android.youtube"
+MAPS = "com.google.android.apps.maps"
 _SHOTS = ("shell:mkdir -p /sdcard/DCIM/Camera /sdcard/Pictures/Screenshots",
           "shell:touch /sdcard/DCIM/Camera/IMG_20240117_093000.jpg "
           "/sdcard/DCIM/Camera/IMG_20240116_180000.jpg /sdcard/DCIM/Camera/IMG_20240116_120000.jpg "
@@ -64,6 +65,9 @@ SCREENS: tuple[Screen, ...] = (
     Screen("photos_library", (*_SHOTS, _app(PHOTOS), f"tap:{PHOTOS}:id/tab_library")),
     Screen("youtube_search", (_app(YOUTUBE), f"tap:{YOUTUBE}:id/menu_item_1",
                               "shell:input text guitar")),
+    Screen("maps_search", (_app(MAPS), f"tap:{MAPS}:id/search_omnibox_container")),
+    Screen("maps_results", (_app(MAPS), f"tap:{MAPS}:id/search_omnibox_container",
+                            "shell:input text coffee", "shell:input keyevent 66")),
     Screen("picker", ("shell:am start -a android.intent.action.OPEN_DOCUMENT "
                       "-c android.intent.category.OPENABLE -t image/*",)),
     *(Screen(f"perturbation_{kind}", (_app(SETTINGS), f"perturb:{kind}"))
@@ -71,7 +75,7 @@ SCREENS: tuple[Screen, ...] = (
 )
 """Every screen the layout checks visit: the launcher, Settings' pages, each app's first
 screen, Photos' grid over several days and its Library, YouTube's search page
-with suggestions, the system file picker (DocumentsUI's PickActivity, asked for an image) and each
+with suggestions, Maps' search page and its results for "coffee", the system file picker (DocumentsUI's PickActivity, asked for an image) and each
 perturbation over Settings."""
 
 GALLERY_SCREENS = ("home", "drawer", "settings", "battery", "calculator", "deskclock",

@@ -331,8 +331,10 @@ class Layout:
                 used += (mt + mb) if vertical else (ml + mr)
                 continue
             # A horizontal LinearLayout offers each child what the ones before it left
-            # (Android's measureChildWithMargins), so the last of an overfull row is squeezed.
-            offered = iw if vertical else max(0, iw - used)
+            # (Android's measureChildWithMargins), so the last of an overfull row is squeezed;
+            # a HorizontalScrollView measures its content UNSPECIFIED across: no limit.
+            offered = iw if vertical else (1 << 20 if view.scrollable
+                                           else max(0, iw - used))
             cw, ch = self._size(child, offered, ih if not view.scrollable else 1 << 20)
             sizes.append((cw, ch))
             ml, mt, mr, mb = self.px4(child.margin)

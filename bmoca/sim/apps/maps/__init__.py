@@ -1,2 +1,3 @@
-"""Maps (`com.google.android.apps.maps`): `app.py` holds MapsActivity, a procedurally drawn
-map under the "Search here" box that focuses a text field."""
+"""Maps (`com.google.android.apps.maps`): `app.py` holds MapsActivity; `world.py` what the
+map shows, `mapdraw.py` how it is drawn (and cached), `explore.py` the chrome over it and
+`search.py` the search page and results."""
