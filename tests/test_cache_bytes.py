@@ -20,6 +20,7 @@ from bmoca.bytecache import ByteLRU, approx_bytes
 from bmoca.env import observations
 from bmoca.eval import targets
 from bmoca.formats import hierarchy, shared_prefs
+from bmoca.sim.apps.maps import mapdraw
 from bmoca.sim.apps.snapseed import photo
 from bmoca.sim.apps.walmart import images as walmart_images
 from bmoca.sim.apps.wikipedia import images as wikipedia_images
@@ -97,6 +98,7 @@ FILLERS: dict[str, tuple[ByteLRU, Callable[[int], object]]] = {
                            lambda n: wikipedia_images.wordmark(20 + n, (0, 0, 0))),
     "walmart product": (walmart_images.product_image,
                         lambda n: walmart_images.product_image("banana", 30 + n)),
+    "map": (mapdraw._maps, lambda n: mapdraw.map_image(60 + n, 50, 0.5, False)),
     "derived configuration": (configs.derived,  # an id names any number of changes
                               lambda n: configs.derived(_CONFIG + "+dark_theme=true" * (n + 1))),
 }
