@@ -2,10 +2,11 @@
 resets, reporting steps/s and resident memory over time. Any exception that escapes
 `reset` or `step` is counted (it should be 0: hostile actions are invalid actions).
 
-    python benchmarks/soak.py [--steps 1000000] [--observations pixels,xml,text,som]
+    python benchmarks/soak.py [--steps 1000000] [--observations pixels,xml,text,som,xml+text]
         [--actions dual_gesture,discrete,text,json] [--configs test] [--tasks all]
         [--every 5000] [--json soak.json]
 
+Each episode draws one of `--observations`; `xml+text` is one episode observing both.
 Memory is the process's current resident set (VmRSS), sampled every `--every` steps; a
 run whose pixel caches have filled should stay flat from there on.
 """
@@ -55,7 +56,8 @@ def soak(steps: int, observations: list[str], actions: list[str], config_ids: li
         config = config_ids[int(rng.integers(len(config_ids)))]
         observation = observations[int(rng.integers(len(observations)))]
         action = actions[int(rng.integers(len(actions)))]
-        env = bmoca.make(task, config, device=pool, observation=observation, action=action)
+        env = bmoca.make(task, config, device=pool, observation=tuple(observation.split("+")),
+                         action=action)
         env.action_space.seed(int(rng.integers(1 << 31)))
         try:
             env.reset(seed=int(rng.integers(1 << 31)))
@@ -78,6 +80,7 @@ def soak(steps: int, observations: list[str], actions: list[str], config_ids: li
             print("ERROR", errors[-1], flush=True)
         episodes += 1
     elapsed = time.perf_counter() - started
+    pool.close()
     return {"steps": done, "episodes": episodes, "invalid_actions": invalid,
             "exceptions": len(errors), "errors": errors[:20], "elapsed_s": round(elapsed, 1),
             "steps_per_s": round(done / elapsed, 1), "observations": observations,

@@ -16,6 +16,8 @@ from bmoca.sim import snapshots
 from bmoca.sim.device import SimDevice
 from bmoca.sim.system.clock import MAX_TIME_MS
 
+pytestmark = pytest.mark.reliability
+
 
 def unchanged(device: SimDevice, before: bytes) -> None:
     """Same state as `before`, and the phone still dumps, draws and answers `date`."""

@@ -416,6 +416,7 @@ def test_malformed_json_actions_name_the_field(action, needle):
         _json(action)
 
 
+@pytest.mark.reliability
 def test_a_model_answer_with_a_huge_string_index_is_the_agents_invalid_action():
     """A T3A/M3A answer whose index is a 5,000-digit string: an invalid action of the
     agent's (counted, episode goes on), never a ValueError that makes the episode an

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import socket
 import struct
+from pathlib import Path
 
 import pytest
 from adb_fixtures import free_port_pair
@@ -138,21 +139,29 @@ def _open_framebuffers(port: int, count: int) -> socket.socket:
 
 
 def test_unread_framebuffer_streams_hold_bounded_memory(endpoint):
-    """Each unread stream may hold one chunk and a share of one encoded frame; the issue's
-    bound is 64 MB for 100 streams, so 20 streams must stay under 12.8 MB."""
-    import tracemalloc
+    """Each unread stream may hold one chunk and a share of one encoded frame: 100 unread
+    streams keep the server's resident memory within 64 MB of its idle size (the issue's
+    bound; it was 30 MB a stream)."""
+    import gc
 
     _, port = endpoint
     _open_framebuffers(port, 1).close()  # warm-up: fonts, first render
-    tracemalloc.start()
+    gc.collect()
+    idle = _rss_bytes()
+    sock = _open_framebuffers(port, 100)
     try:
-        before = tracemalloc.get_traced_memory()[0]
-        sock = _open_framebuffers(port, 20)
-        held = tracemalloc.get_traced_memory()[0] - before
+        held = _rss_bytes() - idle
     finally:
-        tracemalloc.stop()
-    sock.close()
-    assert held < 20 * 64e6 / 100, f"{held / 1e6:.1f} MB held by 20 unread streams"
+        sock.close()
+    assert held < 64e6, f"{held / 1e6:.1f} MB held by 100 unread streams"
+
+
+def _rss_bytes() -> int:
+    """This process's resident memory (the endpoint serves from its threads)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    pytest.skip("no /proc/self/status")
 
 
 def test_framebuffer_streams_the_screen_in_acknowledged_chunks(endpoint):
@@ -211,6 +220,7 @@ def test_at_the_descriptor_limit_it_logs_one_line_a_second_and_recovers():
                              stderr=subprocess.PIPE)
     try:
         assert child.stdout.readline() == "ready\n"
+        started = time.monotonic()
         idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]
         time.sleep(2.0)
         for sock in idle:
@@ -219,6 +229,7 @@ def test_at_the_descriptor_limit_it_logs_one_line_a_second_and_recovers():
             handshake(sock)
     finally:
         _, err = child.communicate("", timeout=10)
+    seconds = time.monotonic() - started
     lines = err.splitlines()
-    assert 1 <= len(lines) <= 4, err[:2000]
+    assert 1 <= len(lines) <= 1 + seconds, (seconds, err[:2000])
     assert all("accept()" in line and "Too many open files" in line for line in lines)

@@ -15,9 +15,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bmoca"
 MAX_LINES = 800
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # bottom: Android's artefacts and the device contract, which the simulator implements
+    # bottom: Android's artefacts and the device contract, which the simulator implements,
+    # and the byte-bounded cache every layer's caches use (standard library only)
     ("bmoca.formats", "bmoca.assets", "bmoca.device.contract", "bmoca.device.config",
-     "bmoca.device.limits", "bmoca.device.backends"),
+     "bmoca.device.limits", "bmoca.device.backends", "bmoca.bytecache"),
     # the simulated phone, from its UI toolkit up to the device object
     ("bmoca.sim.ui", "bmoca.sim.i18n"),
     ("bmoca.sim.system",),

@@ -15,6 +15,8 @@ import pytest
 from bmoca.eval.runlock import RunLock
 from bmoca.eval.store import Store
 
+pytestmark = pytest.mark.reliability
+
 SCRIPT = "import sys; sys.argv[0] = 'bmoca'; from bmoca.cli.main import main; main()"
 EVAL = ("eval", "--agent", "random", "--tasks", "settings/turn_on_wifi", "--configs",
         "test_env_100", "--repeats", "1")

@@ -3,7 +3,11 @@ drop comes back the same bytes: fonts opened again draw the same labels and icon
 
 from __future__ import annotations
 
+import pytest
+
 from bmoca.sim.render import icons, text
+
+pytestmark = pytest.mark.reliability
 
 
 def test_a_label_drawn_after_its_font_was_closed_is_the_same_bytes():

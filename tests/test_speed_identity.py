@@ -701,11 +701,11 @@ def test_a_photo_a_painter_reads_from_the_files_is_painted_again_when_it_changes
     assert walk(fresh)[1].tobytes() == new.tobytes()
 
 
-def test_the_measure_cache_is_bounded_in_subtrees_and_displays():
-    from bmoca.sim.ui.sizes import DISPLAYS, MeasureCache
+def test_the_measure_cache_is_bounded_in_bytes_and_displays():
+    from bmoca.sim.ui.sizes import DISPLAYS, NODE_BYTES, MeasureCache
     from bmoca.sim.ui.view import column, text
 
-    cache = MeasureCache(limit=50)
+    cache = MeasureCache(budget=50 * NODE_BYTES)
     sizes = [cache.display(n)[0] for n in range(DISPLAYS + 3)]
     sizes[-1][(0, 1, 1)] = (1, 1)
     assert cache.display(DISPLAYS + 2)[0] is sizes[-1], "the display seen last is kept"

@@ -152,6 +152,7 @@ def test_a_task_played_by_taps_to_success_is_recorded_as_a_human_demonstration(c
     assert "have no file" in error_of(client.get("/demos/files/%2e%2e/%2e%2e/etc/passwd"), 404)
 
 
+@pytest.mark.reliability
 def test_bad_requests_are_one_json_line_never_a_traceback(client):
     assert "unknown task id 'nope'" in error_of(
         client.post("/api/phones", json={"task": "nope"}), 404)
@@ -236,6 +237,7 @@ def test_a_damaged_store_is_listed_as_damaged_and_the_others_still_listed(tmp_pa
         assert str(broken / FILENAME) in error_of(c.get("/api/runs/broken"), 500)
 
 
+@pytest.mark.reliability
 def test_the_token_guards_a_server_beyond_loopback(tmp_path, run_root):
     app = create_app(demos=tmp_path / "demos", runs=run_root, token="s3cret")
     with TestClient(app, base_url="http://127.0.0.1") as c:

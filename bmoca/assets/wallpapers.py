@@ -16,10 +16,11 @@ import hashlib
 import io
 import math
 from collections.abc import Callable
-from functools import lru_cache
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw
+
+from bmoca.bytecache import byte_lru
 
 WALLPAPERS: tuple[str, ...] = (
     "00_default",
@@ -41,6 +42,10 @@ WALLPAPERS: tuple[str, ...] = (
 Array = np.ndarray
 _SCALE = 4  # the smooth layer is drawn at 1/4 of the width and height
 _LUT_SIZE = 256
+CUBIC_CACHE_BYTES = 8 << 20
+"""Resampling matrices kept, in bytes (one per output width and cell count)."""
+GRAIN_CACHE_BYTES = 32 << 20
+"""Full-screen grain layers kept, in bytes (one is a screen's pixels)."""
 
 
 # --------------------------------------------------------------------------- drawing helpers
@@ -125,7 +130,7 @@ class _Canvas(_Area):
         return (total / norm)[None, :]
 
 
-@lru_cache(maxsize=64)
+@byte_lru(CUBIC_CACHE_BYTES)
 def _cubic_matrix(n_out: int, cells: int) -> Array:
     """(n_out, cells + 3) Catmull-Rom weights sampling knots 1..cells+1 at n_out pixel centres."""
     u = 1 + (np.arange(n_out) + 0.5) / n_out * cells
@@ -620,7 +625,7 @@ def _add_stars(
     return Image.fromarray(arr, "RGB")
 
 
-@lru_cache(maxsize=4)
+@byte_lru(GRAIN_CACHE_BYTES)
 def _grain_image(width: int, height: int, seed: int, amount: float) -> Image.Image:
     """A full-resolution grain layer around 128: one random 128² tile, repeated.
 

@@ -12,12 +12,13 @@ import dataclasses
 import difflib
 import re
 from collections.abc import Mapping
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from bmoca.bytecache import byte_lru
 from bmoca.device.config import DeviceConfig, DeviceProfile, HomeLayout
 from bmoca.formats import apps, package_files, yamlload
 from bmoca.formats.locales import SUPPORTED, canonical
@@ -48,6 +49,8 @@ TRAIN_WALLPAPERS: tuple[str, ...] = (
 )
 
 SPLITS = ("train", "test")
+DERIVED_BYTES = 4 << 20
+"""Derived configurations kept, in bytes (an id names any number of changes)."""
 HOTSEAT_SLOTS = range(5)
 GRID_X = range(5)
 GRID_Y = range(1, 5)  # row 0 is the launcher's At-a-Glance area
@@ -546,7 +549,7 @@ def parse_id(config_id: str) -> tuple[str, list[tuple[str, str]]]:
     return base, pairs
 
 
-@lru_cache(maxsize=512)
+@byte_lru(DERIVED_BYTES)
 def derived(config_id: str) -> DeviceConfig:
     """The configuration a derived id names, built from its base."""
     base_id, pairs = parse_id(config_id)

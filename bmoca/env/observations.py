@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from bmoca.bytecache import byte_lru
+from bmoca.formats.hierarchy import DUMPS_KEPT, PARSED_BYTES, TREE_BYTES
+
 if TYPE_CHECKING:
     from lxml import etree
 
@@ -118,7 +121,7 @@ def nodes(xml: str | bytes) -> list[etree._Element]:
     return _nodes(xml)
 
 
-@functools.lru_cache(maxsize=16)
+@byte_lru(PARSED_BYTES, TREE_BYTES, DUMPS_KEPT)
 def _nodes_of(xml: str) -> tuple[etree._Element, ...]:
     """A screen that did not change dumps the same text, and the translator, the step
     targets and the AndroidWorld view all read it: parsed once."""
@@ -142,7 +145,7 @@ def translate(xml: str | bytes) -> list[Element]:
     return _translate(xml)
 
 
-@functools.lru_cache(maxsize=16)
+@byte_lru(PARSED_BYTES, maxsize=DUMPS_KEPT)
 def _translated(xml: str) -> tuple[Element, ...]:
     """The elements of a dump seen lately: a screen that did not change is dumped as the
     same text, and parsing it again was a sixth of a validate episode."""
@@ -212,11 +215,13 @@ def resize(screenshot: np.ndarray | Image.Image, size: tuple[int, int]) -> np.nd
     return np.asarray(image, dtype=np.uint8).copy()
 
 
+LABELS_BYTES = 4 << 20
+"""Set-of-marks tag labels kept, in bytes (a tag's label is as big as its font)."""
 _PALETTE = ((230, 25, 75), (60, 180, 75), (0, 130, 200), (245, 130, 48), (145, 30, 180),
             (0, 128, 128), (240, 50, 230), (128, 0, 0), (0, 0, 128), (128, 128, 0))
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=8)  # Pillow's default font at 8 sizes: a few MB
 def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     """Pillow's bundled default font: no font files to find or download."""
     return ImageFont.load_default(size)
@@ -226,7 +231,7 @@ _PAD = 1
 """Pixels between a mark's tag and the edge of its label."""
 
 
-@functools.lru_cache(maxsize=4096)
+@byte_lru(LABELS_BYTES)
 def _label(tag: str, colour: tuple[int, int, int], size: int
            ) -> tuple[int, int, int, int, Image.Image | None]:
     """A tag's label: its text box (left, top) offsets, its width and height, and the label

@@ -7,19 +7,20 @@ targets, e.g. ``tap com.android.settings:id/title 'Display'``, not actions.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
+from bmoca.bytecache import byte_lru
 from bmoca.env import commands as cmd
 from bmoca.env import observations as obs
+from bmoca.formats.hierarchy import DUMPS_KEPT, PARSED_BYTES, TREE_BYTES
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 CHECKPOINT_KINDS = ("tap ", "long ", "type ", "open ")
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 
 
-@functools.lru_cache(maxsize=16)
+@byte_lru(PARSED_BYTES, TREE_BYTES, DUMPS_KEPT)
 def _boxes(xml: str) -> tuple[tuple, ...]:
     """(x1, y1, x2, y2, area, clickable, identified, node) of every node with bounds, for
     the dumps seen lately: a screen that did not change dumps the same text."""

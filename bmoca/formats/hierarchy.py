@@ -8,14 +8,23 @@ trees of the last few dumps are kept.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
+
+from bmoca.bytecache import byte_lru, text_bytes
 
 if TYPE_CHECKING:
     from lxml import etree
 
 
-@functools.lru_cache(maxsize=16)
+DUMPS_KEPT = 16
+"""Parsed dumps kept at most: a step's readers ask for the last few screens only."""
+PARSED_BYTES = 16 << 20
+"""...and within this many bytes: a dump is as long as its screen's text."""
+TREE_BYTES = text_bytes(10)
+"""What a parsed dump holds: libxml2 takes about 9 bytes a character of the dump."""
+
+
+@byte_lru(PARSED_BYTES, TREE_BYTES, DUMPS_KEPT)
 def parse(xml: str) -> etree._Element:
     """The root of the dump `xml`, shared between callers: read it, never change it. A
     malformed dump raises `lxml.etree.XMLSyntaxError`, as `etree.fromstring` does."""

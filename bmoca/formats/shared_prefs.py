@@ -35,6 +35,11 @@ _WRITTEN: dict[bytes, dict[str, Value]] = {}
 an app writes its prefs on a phone's first start and reads them at the next, and reading
 them without an XML parser spares a cold start importing lxml (10 ms)."""
 _WRITTEN_MAX = 64
+WRITTEN_BYTES = 8 << 20
+"""...and what they hold at most, counted as three times the file (the file, and the
+entries' texts with their objects): a typed text makes a file of any size."""
+written_bytes = 0
+"""What `_WRITTEN` holds now, as counted."""
 
 
 def _reads_back(entries: dict[str, Value]) -> bool:
@@ -61,10 +66,15 @@ def _plain(text: str) -> bool:
 
 def dump(entries: dict[str, Value]) -> bytes:
     """The file `XmlUtils.writeMapXml` writes for `entries`."""
+    global written_bytes
     raw = _dump(entries)
-    if _reads_back(entries):
-        if len(_WRITTEN) >= _WRITTEN_MAX:
+    size = 3 * len(raw)
+    if size <= WRITTEN_BYTES and _reads_back(entries):
+        if len(_WRITTEN) >= _WRITTEN_MAX or written_bytes + size > WRITTEN_BYTES:
             _WRITTEN.clear()
+            written_bytes = 0
+        if raw not in _WRITTEN:
+            written_bytes += size
         _WRITTEN[raw] = dict(entries)
     return raw
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bmoca.bytecache import approx_bytes, byte_lru
 from bmoca.tasks import params as typed
 from bmoca.tasks import templates
 from bmoca.tasks.loader import read_data_file, task_from_entry
@@ -40,6 +41,8 @@ DEFAULT_INSTANCES = 5
 _INSTANCE = re.compile(r"^(?P<family>[^@]+)@(?P<seed>\d+)$")
 _RANGE = re.compile(r"^(?P<family>[^@]+)@(?P<first>\d+)\.\.(?P<last>\d+)$")
 MAX_RANGE = 10_000
+INSTANCES_BYTES = 8 << 20
+"""Family instances kept, in bytes (their family, which keys them, is counted once, elsewhere)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,7 +88,7 @@ class Family:
         return "; ".join(f"{name}: {kind.describe()}" for name, kind in self.params)
 
 
-@functools.lru_cache(maxsize=512)
+@byte_lru(INSTANCES_BYTES, lambda key, task: approx_bytes(task))
 def _instance(family: Family, seed: int) -> Task:
     where = f"{family.source}: family {family.id} instance {seed}"
     entry = dict(templates.fill(dict(family.template), family.values(seed), where))

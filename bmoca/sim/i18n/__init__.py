@@ -15,7 +15,7 @@ above the simulator can read them too.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from bmoca.formats import apps as app_table
 from bmoca.formats import package_files, yamlload
@@ -36,6 +36,10 @@ def normalize_locale(tag: str) -> str:
 
 
 APP_LABEL_PREFIX = "app."
+LOCALES_KEPT = 16
+"""String tables kept: a locale's is at most its strings files (en-US's, the largest, about
+150 KB) and the keys it was asked for (under 1,000), so under 6 MB for 16; a shell can
+set any tag (`setprop persist.sys.locale`), and each was kept for good."""
 
 
 @cache
@@ -52,7 +56,7 @@ def _app_label_package(key: str) -> str | None:
     return None
 
 
-@cache
+@lru_cache(maxsize=LOCALES_KEPT + 1)
 def _table(locale: str) -> dict[str, str]:
     """`strings/<locale>.yaml` merged with each app's `strings/<app>/<locale>.yaml`."""
     root = package_files.files(__package__).joinpath("strings")
@@ -100,7 +104,7 @@ class Strings:
         return key in self._base or _app_label_package(key) is not None
 
 
-@cache
+@lru_cache(maxsize=LOCALES_KEPT)
 def strings(locale: str) -> Strings:
     return Strings(locale)
 

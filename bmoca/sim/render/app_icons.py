@@ -12,11 +12,11 @@ downscaled with LANCZOS, because Pillow's polygons and ellipses are not anti-ali
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+from bmoca.bytecache import byte_lru
 from bmoca.sim.render import disk_cache
 from bmoca.sim.render.icons import icon_mask
 from bmoca.sim.render.text import colorize, load_font, to_rgba
@@ -27,7 +27,9 @@ KEY_SHADOW_ALPHA = 61 / 255  # Launcher3 ShadowGenerator values
 AMBIENT_SHADOW_ALPHA = 30 / 255
 SHADOW_BLUR = 0.5 / 48  # of the icon size
 KEY_SHADOW_DISTANCE = 1 / 48
-APP_ICON_CACHE_SIZE = 512
+APP_ICON_CACHE_BYTES = 24 << 20
+"""App icons kept, in bytes (an icon is as big as the display's density makes it)."""
+MARK_CACHE_BYTES = 2 << 20
 
 Op = tuple  # ("kind", *args): see _paint for the vocabulary
 
@@ -327,7 +329,7 @@ def render_design(ops: tuple[Op, ...], size_px: int) -> Image.Image:
 CALENDAR = "com.google.android.calendar"
 
 
-@lru_cache(maxsize=APP_ICON_CACHE_SIZE)
+@byte_lru(APP_ICON_CACHE_BYTES)
 def _app_icon(package: str, size_px: int, day: int | None = None) -> Image.Image:
     ops = design_for(package)
     if day is not None:
@@ -368,7 +370,7 @@ ASSISTANT_DOTS: tuple[Op, ...] = (
 """Android 10's Assistant mark at the search bar's end: four dots in Google's colours."""
 
 
-@lru_cache(maxsize=32)
+@byte_lru(MARK_CACHE_BYTES)
 def mark(name: str, size_px: int) -> Image.Image:
     """A small unmasked mark ("g" or "assistant") at size_px, 4× supersampled."""
     ops = {"g": GOOGLE_G, "assistant": ASSISTANT_DOTS}[name]

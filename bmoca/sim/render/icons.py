@@ -17,11 +17,13 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bmoca.sim.render.sprites import SpriteCache
+from bmoca.bytecache import ByteLRU, byte_lru
 from bmoca.sim.render.text import Color, colorize, to_rgba
 
 ICON_CACHE_BYTES = 16 << 20
-"""Coloured icon sprites kept, in pixel bytes."""
+"""Coloured icon sprites kept, in bytes."""
+CIRCLE_ICON_CACHE_BYTES = 8 << 20
+"""Icons on circles kept, in bytes (their size is the caller's)."""
 ICON_FONT_CACHE_SIZE = 4
 """Icon font faces kept open: about 1 MB each (the variable font's tables, per size and
 style), while opening one again costs under 1 ms and only icons the cache lacks need one."""
@@ -104,7 +106,7 @@ def _icon_uncached(
     return colorize(icon_mask(name, size_px, filled, weight), rgba)
 
 
-_icon = SpriteCache(_icon_uncached, ICON_CACHE_BYTES)
+_icon = ByteLRU(_icon_uncached, ICON_CACHE_BYTES)
 
 
 def icon(
@@ -120,7 +122,7 @@ def icon(
     return _icon(name, int(size_px), to_rgba(color), bool(filled), int(weight))
 
 
-@lru_cache(maxsize=256)
+@byte_lru(CIRCLE_ICON_CACHE_BYTES)
 def icon_on_circle(name: str, color: tuple[int, int, int], size_px: int, glyph_px: int
                    ) -> Image.Image:
     """A white glyph centred on an anti-aliased circle of `color` (Settings' homepage icons),

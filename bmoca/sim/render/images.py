@@ -10,15 +10,19 @@ from __future__ import annotations
 import io
 import zlib
 from collections.abc import Callable
-from functools import lru_cache
 
 from PIL import Image, ImageOps
 
+from bmoca.bytecache import byte_lru
 from bmoca.sim.system.vfs import VirtualFS
 from bmoca.sim.ui.view import View
 
 ERRORS = (OSError, ValueError, Image.DecompressionBombError)
 """What Pillow raises on bytes that are not a picture it can read."""
+DECODED_BYTES = 48 << 20
+"""Decoded photos kept, in bytes (with the file bytes their keys hold): a photo is any size."""
+CROPPED_BYTES = 16 << 20
+"""Cropped tiles kept, in bytes."""
 
 
 def decode(raw: bytes) -> Image.Image:
@@ -34,14 +38,14 @@ def decodes(raw: bytes) -> bool:
     return True
 
 
-@lru_cache(maxsize=8)
+@byte_lru(DECODED_BYTES)
 def _decode(raw: bytes, crc: int) -> Image.Image:
     image = Image.open(io.BytesIO(raw))
     image.load()
     return image.convert("RGB")
 
 
-@lru_cache(maxsize=64)
+@byte_lru(CROPPED_BYTES)
 def _cropped(raw: bytes, crc: int, size: tuple[int, int]) -> Image.Image:
     return ImageOps.fit(_decode(raw, crc), size)
 

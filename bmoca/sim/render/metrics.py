@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from bmoca.sim.render.fonts import font_face
 
@@ -29,7 +29,7 @@ class FontMetricsInt:
     bottom: int
 
 
-@cache
+@lru_cache(maxsize=4096)  # a size to 4 ints: ~300 bytes an entry, < 1.5 MB
 def paint_metrics(size_px: int) -> FontMetricsInt:
     """Roboto's metrics at a size, rounded as Android's Paint.getFontMetricsInt rounds them
     (floor the top, round the ascent and descent, ceil the bottom)."""
@@ -38,7 +38,7 @@ def paint_metrics(size_px: int) -> FontMetricsInt:
                           math.ceil(bottom))
 
 
-@cache
+@lru_cache(maxsize=4096)  # (faces, size) to 2 ints, faces shared: < 2 MB
 def line_extent(faces: frozenset[str], size_px: int) -> tuple[int, int]:
     """(ascent, descent) of a line drawn in `faces`: Roboto's, stretched to every fallback
     face's own extent (StaticLayout with fallbackLineSpacing, Android 9+)."""

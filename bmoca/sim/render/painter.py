@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from bmoca.bytecache import approx_bytes, byte_lru
 from bmoca.sim.render import app_icons, disk_cache, icons
 from bmoca.sim.render.text import get_text_renderer
 from bmoca.sim.render.wallpaper import WALLPAPERS, decode
@@ -21,6 +22,10 @@ from bmoca.sim.ui.theme import Theme, theme
 from bmoca.sim.ui.view import Box, View
 
 WALLPAPER_PATH = "/data/system/users/0/wallpaper"
+SHADOW_CACHE_BYTES = 16 << 20
+"""Shadows kept, in bytes: a shadow is as big as its surface (a card, a sheet, a dialog)."""
+SHAPE_CACHE_BYTES = 16 << 20
+"""Shape sprites kept, in bytes: a sprite is as big as its shape (an avatar, a card)."""
 
 
 def _default_wallpaper(width: int, height: int) -> Image.Image:
@@ -29,7 +34,7 @@ def _default_wallpaper(width: int, height: int) -> Image.Image:
     return generate("00_default", width, height)
 
 
-@lru_cache(maxsize=128)
+@byte_lru(SHADOW_CACHE_BYTES)
 def elevation_shadow(width: int, height: int, radius: int, elevation_px: int
                      ) -> tuple[Image.Image, int, int]:
     """Material's shadow of a surface raised `elevation_px`: a soft key shadow below it
@@ -54,8 +59,7 @@ _LEVELS = Image.merge("RGB", [Image.frombytes("L", (256, 1), bytes(range(256)))]
 """Every byte value, once in each band."""
 
 
-@lru_cache(maxsize=64)
-@lru_cache(maxsize=64)
+@byte_lru(SHAPE_CACHE_BYTES)
 def shape_sprite(kind: str, width: int, height: int, radius: int, fill, outline) -> Image.Image:
     """An RGBA sprite of a rounded rectangle ("round") or an ellipse filling its box, drawn
     as the canvas draws it whole; cached (the same avatar or card scrolls past every edge)."""
@@ -69,6 +73,7 @@ def shape_sprite(kind: str, width: int, height: int, radius: int, fill, outline)
     return sprite
 
 
+@lru_cache(maxsize=64)  # 64 tables of 768 small ints: under 0.5 MB
 def blend_table(color: tuple[int, int, int], alpha: int) -> list[int]:
     """`Image.blend(region, <color>, alpha / 255)` as a `point` table: blend works byte by
     byte, so blending each of the 256 values once gives exactly what it gives any region."""
@@ -77,6 +82,9 @@ def blend_table(color: tuple[int, int, int], alpha: int) -> list[int]:
 
 
 _SHADOWS: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+LABEL_SHADOWS_BYTES = 16 << 20
+"""What `_SHADOWS` holds at most: each shadow and the sprite it keeps alive."""
+_shadows_held = 0
 
 
 def _shadow(sprite: Image.Image, radius: int) -> Image.Image:
@@ -88,9 +96,13 @@ def _shadow(sprite: Image.Image, radius: int) -> Image.Image:
     alpha = sprite.getchannel("A").filter(ImageFilter.GaussianBlur(radius))
     shadow = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
     shadow.putalpha(alpha.point(lambda a: a * 3 // 4))
-    if len(_SHADOWS) > 512:
+    global _shadows_held
+    size = 2 * approx_bytes(shadow)
+    if len(_SHADOWS) > 512 or _shadows_held + size > LABEL_SHADOWS_BYTES:
         _SHADOWS.clear()
+        _shadows_held = 0
     _SHADOWS[key] = (sprite, shadow)
+    _shadows_held += size
     return shadow
 
 

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bmoca.bytecache import byte_lru
 from bmoca.sim.render.images import cropped
 from bmoca.sim.system.vfs import VirtualFS
 from bmoca.sim.ui.view import View
 
+SCENE_CACHE_BYTES = 24 << 20
+"""Scenes kept, in bytes: a scene is as big as the view it fills."""
 SKIES = (((70, 130, 210), (240, 210, 150)), ((30, 40, 90), (230, 120, 90)),
          ((120, 180, 230), (220, 235, 245)), ((250, 170, 90), (255, 230, 170)),
          ((40, 60, 70), (150, 170, 170)), ((90, 150, 200), (180, 220, 240)))
@@ -32,7 +34,7 @@ def _mix(a: tuple, b: tuple, t: float) -> tuple[int, int, int]:
     return tuple(int(x + (y - x) * t) for x, y in zip(a, b, strict=True))
 
 
-@lru_cache(maxsize=128)
+@byte_lru(SCENE_CACHE_BYTES)
 def scene(seed: int, width: int, height: int) -> Image.Image:
     """A landscape, a sea or a skyline at `width` x `height` px, decided by `seed`."""
     rng = random.Random(seed)

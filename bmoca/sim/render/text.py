@@ -22,10 +22,10 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont, features
 
+from bmoca.bytecache import ByteLRU
 from bmoca.formats.locales import canonical
 from bmoca.sim.render.fonts import font_cmap, font_face
 from bmoca.sim.render.metrics import ROBOTO_EM, line_extent, line_height, stack_lines
-from bmoca.sim.render.sprites import SpriteCache
 
 Color = tuple[int, int, int] | tuple[int, int, int, int] | str
 """An RGB or RGBA tuple (0-255), or a CSS-like string such as ``"#1A73E8"``."""
@@ -33,7 +33,11 @@ Color = tuple[int, int, int] | tuple[int, int, int, int] | str
 
 ELLIPSIS = "\u2026"
 LABEL_CACHE_BYTES = 48 << 20
-"""Label sprites kept, in pixel bytes (sprites vary 1000-fold in size: see sprites.py)."""
+"""Label sprites kept, in bytes (sprites vary 1000-fold in size: see bmoca.bytecache)."""
+LAYOUT_CACHE_BYTES = 16 << 20
+"""Line layouts kept, in bytes: a layout's runs grow with its text, and its key holds it."""
+COVERING_CACHE_BYTES = 2 << 20
+"""Face choices kept, in bytes: a word is any length (a typed 64 KB line is one word)."""
 FONT_CACHE_SIZE = 8
 """FreeType faces kept open. A face is 0.2–0.5 MB (more for CJK) at every size and weight,
 and one phone met 39 of them in 600 steps (a new display brings its own sizes); fonts are
@@ -134,7 +138,7 @@ def normalize_locale(locale: str) -> str:
     return canonical(locale) or "en-US"
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=256)  # canonical tags (at most 91 bytes) to ~1 KB infos: < 0.3 MB
 def locale_info(locale: str) -> LocaleInfo:
     """Primary font and fallback chain for a locale.
 
@@ -411,9 +415,9 @@ class TextRenderer:
     def __init__(self, label_cache_bytes: int = LABEL_CACHE_BYTES) -> None:
         ensure_complex_text_layout()
         self._lock = threading.RLock()
-        self._layout = lru_cache(maxsize=32768)(self._layout_uncached)
-        self._label = SpriteCache(self._label_uncached, label_cache_bytes)
-        self._covering = lru_cache(maxsize=16384)(self._covering_uncached)
+        self._layout = ByteLRU(self._layout_uncached, LAYOUT_CACHE_BYTES)
+        self._label = ByteLRU(self._label_uncached, label_cache_bytes)
+        self._covering = ByteLRU(self._covering_uncached, COVERING_CACHE_BYTES)
 
     # ---- public API
 

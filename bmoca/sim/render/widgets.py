@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
+from bmoca.bytecache import byte_lru
+
 if TYPE_CHECKING:
     from bmoca.sim.render.painter import Canvas
     from bmoca.sim.ui.view import View
@@ -84,13 +86,15 @@ def draw_assistant(canvas: Canvas, view: View) -> None:
     _draw_mark(canvas, view, "assistant")
 
 
+RING_CACHE_BYTES = 4 << 20
+"""Gradient rings kept, in bytes: a ring is as big as its avatar."""
 INSTAGRAM_RING = ((0xFE, 0xDA, 0x75), (0xFA, 0x7E, 0x1E), (0xD6, 0x29, 0x76), (0x96, 0x2F, 0xBF),
                   (0x4F, 0x5B, 0xD5))
 """Instagram's brand gradient (yellow, orange, pink, purple, blue), which its unseen-story
 rings use, running from the bottom-left to the top-right."""
 
 
-@lru_cache(maxsize=32)
+@byte_lru(RING_CACHE_BYTES)
 def gradient_ring(diameter: int, width: int, stops: tuple[tuple[int, int, int], ...]
                   ) -> Image.Image:
     """An anti-aliased ring `width` px thick, filled with a gradient through `stops` from
@@ -134,7 +138,7 @@ _NAV_SHAPES: dict[str, tuple[tuple[float, float], ...]] = {
 }
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=16)  # 16 coverage squares of 28 dp, at most 224 px (1280 dpi): < 1 MB
 def nav_glyph(kind: str, box_px: int) -> Image.Image:
     """8-bit coverage of a navigation button's glyph in a `box_px` square, drawn 4x larger
     and reduced, so its edges are anti-aliased as a vector drawable's are."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 import pickle
 import posixpath
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
+from bmoca.bytecache import byte_lru
 from bmoca.device.contract import InvalidInput
 from bmoca.formats.apps import all_apps
 from bmoca.sim.shell.errors import MAX_COMMAND_CHARS, MAX_DEPTH, SH, SHELL_UID, Exit, Io, ShellError
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 Tool = Callable[["Session", list[str], Io], int]
 """A command: `(session, args, io) -> exit status`; what it prints goes to `io`."""
+PARSED_SCRIPTS_BYTES = 8 << 20
+"""Parsed command lines kept, in bytes: a line is up to MAX_COMMAND_CHARS long."""
 
 
 class Session(WordExpansion):
@@ -334,7 +336,7 @@ class Session(WordExpansion):
                 f"w{w_dp}dp h{h_dp}dp {density}dpi nrml long port{night} finished}}")
 
 
-@lru_cache(maxsize=512)
+@byte_lru(PARSED_SCRIPTS_BYTES)
 def _parsed(text: str) -> Script:
     """A command line parsed once: detectors send the same few lines at every step
     (the script is only read when it runs; a syntax error is raised again each time)."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 
-from bmoca.sim.ui.sizes import MeasureCache
+from bmoca.sim.ui.sizes import SIZE_BYTES, VIEW_BYTES, MeasureCache
 from bmoca.sim.ui.view import MATCH, WRAP, Box, View
 
 TextMeasure = Callable[[str, int, int, bool], tuple[int, int]]
@@ -32,7 +32,7 @@ class ScrollState:
     """Filled by layout: the maximum offset of each container."""
 
 
-@cache
+@lru_cache(maxsize=8192)  # (dp, scale) -> int, ~250 bytes an entry: under 2.5 MB
 def dimension_px(dp: float, scale: float) -> int:
     """Android's getDimensionPixelSize: round half up, at least 1 for positive sizes."""
     if not dp:
@@ -185,6 +185,7 @@ class Layout:
         size = self._sizes.get(key)
         if size is None:
             size = self._sizes[key] = self._measure(view, avail_w, avail_h)
+            self.cache.nbytes += SIZE_BYTES
         return size
 
     def _uses_height(self, view: View, number: int) -> bool:
@@ -248,7 +249,8 @@ class Layout:
                     return
             else:
                 self._place_views(view, x, y, w, h, clip)
-                self._arranged[key] = _arrangement(view, x, y)
+                kept = self._arranged[key] = _arrangement(view, x, y)
+                self.cache.nbytes += SIZE_BYTES + VIEW_BYTES * len(kept or ())
                 return
         self._place_views(view, x, y, w, h, clip)
 

@@ -28,6 +28,17 @@ read must be added here, or a kept size or arrangement would miss it."""
 
 DISPLAYS = 16
 """Displays whose sizes are kept at once (a process may see many configurations)."""
+MEASURE_CACHE_BYTES = 24 << 20
+"""What the numbers, sizes and arrangements of `SHARED` hold at most, in bytes (about:
+each is counted as it is kept, by its shape): a subtree's number holds its text, and an
+arrangement one entry per view under it, so a count of subtrees bounds no bytes."""
+NODE_BYTES = 360
+"""A number kept: its dict slot and uses-height flag, the tuples of its LAID_OUT fields and
+of its children (8 bytes a child more), besides its text and hint."""
+SIZE_BYTES = 200
+"""A size kept: the dict slot, its (number, width, height) key and (width, height) value."""
+VIEW_BYTES = 300
+"""One view of a kept arrangement: the 8-tuple of its bounds and clip, and their ints."""
 
 INVISIBLE = -1
 """The number of a hidden view: it takes no space, whatever it holds."""
@@ -36,11 +47,14 @@ INVISIBLE = -1
 class MeasureCache:
     """Content numbers of subtrees and, per display, their measured sizes.
 
-    Bounded by the number of distinct subtrees (when full it starts again empty, between
-    layout runs, so the numbers a run holds stay valid) and of displays."""
+    Bounded by the bytes it holds (when full it starts again empty, between layout runs,
+    so the numbers a run holds stay valid; a run adds at most one screen's subtrees) and
+    by the number of displays."""
 
-    def __init__(self, limit: int = 40_000):
-        self.limit = limit
+    def __init__(self, budget: int = MEASURE_CACHE_BYTES):
+        self.budget = budget
+        self.nbytes = 0
+        """Bytes held, as counted when numbers, sizes and arrangements were kept."""
         self.nodes: dict[tuple, int] = {}
         """(measured fields, children's numbers) -> the subtree's number."""
         self.uses_height: dict[int, bool] = {}
@@ -52,7 +66,8 @@ class MeasureCache:
         """For one display: (number, offered width, offered height or -1) -> size, and
         (number, width, height) -> the arrangement of the subtree's views (None: not kept).
         Called once per layout run, which is when a full cache starts again."""
-        if len(self.nodes) > self.limit:
+        if self.nbytes > self.budget:
+            self.nbytes = 0
             self.nodes.clear()
             self.uses_height.clear()
             self._displays.clear()
@@ -76,8 +91,14 @@ class MeasureCache:
         found = nodes.get(node)
         if found is None:
             found = nodes[node] = len(nodes)
+            self.nbytes += NODE_BYTES + 8 * len(sub) + _text_bytes(view.text) + _text_bytes(
+                view.hint)
         numbers[id(view)] = found
         return found
+
+
+def _text_bytes(text: object) -> int:
+    return len(text) + 49 if isinstance(text, str) else 0
 
 
 SHARED = MeasureCache()

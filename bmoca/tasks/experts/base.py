@@ -13,13 +13,14 @@ returns an action or reports that it is satisfied, which moves the plan on.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bmoca.bytecache import byte_lru
 from bmoca.formats import apps as app_table
+from bmoca.formats.hierarchy import DUMPS_KEPT, PARSED_BYTES
 from bmoca.formats.hierarchy import parse as parse_dump
 from bmoca.tasks.experts import interruptions
 
@@ -88,7 +89,7 @@ class Screen:
         return None
 
 
-@functools.lru_cache(maxsize=16)
+@byte_lru(PARSED_BYTES, maxsize=DUMPS_KEPT)
 def _parsed(xml: str) -> tuple[Node, ...]:
     """The nodes of a dump seen lately (a screen that did not change dumps the same text)."""
     nodes = []

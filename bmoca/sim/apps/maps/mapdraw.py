@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+from bmoca.bytecache import ByteLRU
 from bmoca.sim.apps.maps.world import (
     CATEGORIES,
     CREEK,
@@ -32,7 +33,6 @@ from bmoca.sim.apps.maps.world import (
     Street,
 )
 from bmoca.sim.render.icons import icon_on_circle
-from bmoca.sim.render.sprites import SpriteCache
 from bmoca.sim.render.text import load_font
 
 if TYPE_CHECKING:
@@ -225,7 +225,7 @@ def _draw(width: int, height: int, scale: float, dark: bool) -> Image.Image:
     return image
 
 
-_maps = SpriteCache(_draw, MAP_CACHE_BYTES)
+_maps = ByteLRU(_draw, MAP_CACHE_BYTES)
 
 
 def map_image(width: int, height: int, scale: float, dark: bool) -> Image.Image:

@@ -8,10 +8,10 @@ same pixels)."""
 from __future__ import annotations
 
 import zlib
-from functools import lru_cache
 
 from PIL import Image, ImageEnhance, ImageFilter, ImageOps
 
+from bmoca.bytecache import byte_lru
 from bmoca.sim.render import images
 from bmoca.sim.system.vfs import EXTERNAL, VirtualFS
 
@@ -27,6 +27,8 @@ TOOLS = ("tune_image", "details", "curves", "white_balance", "crop", "rotate",
          "vignette", "double_exposure", "text", "frames")
 """The Tools grid, in order."""
 NOIR_STYLES = tuple(f"S{n:02d}" for n in range(1, 15))
+RENDERED_BYTES = 32 << 20
+"""Edited photos kept, in bytes (a photo is as big as the screen shows it)."""
 
 
 def photos(vfs: VirtualFS) -> list[str]:
@@ -37,7 +39,7 @@ def photos(vfs: VirtualFS) -> list[str]:
                                                            if p.startswith(f))), p))
 
 
-@lru_cache(maxsize=32)
+@byte_lru(RENDERED_BYTES)
 def _rendered(raw: bytes, crc: int, size: tuple[int, int], look: str | None,
               noir: str | None, cover: bool) -> Image.Image:
     decoded = images.decode(raw)

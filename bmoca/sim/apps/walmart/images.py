@@ -8,16 +8,19 @@ where the app has one, the same at every run.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
+
+from bmoca.bytecache import byte_lru
 
 if TYPE_CHECKING:
     from bmoca.sim.render.painter import Canvas
     from bmoca.sim.ui.view import View
 
 _SUPERSAMPLE = 4
+PRODUCT_IMAGES_BYTES = 8 << 20
+"""Product pictures kept, in bytes."""
 GREAT_VALUE_BLUE = (0, 113, 206)
 
 
@@ -81,10 +84,10 @@ _KINDS = (("banana", _bananas), ("apple", _apples), ("carrot", _carrots), ("egg"
           ("milk", _milk), ("pretzel", _bag))
 
 
-@lru_cache(maxsize=16)
+@byte_lru(PRODUCT_IMAGES_BYTES)
 def product_image(name: str, size: int) -> Image.Image:
-    """The picture of `name` on white, `size` px square. At most 16 entries of at most
-    315 px square (72 dp at 700 dpi), 400 kB each: 6.3 MB."""
+    """The picture of `name` on white, `size` px square (kept within PRODUCT_IMAGES_BYTES:
+    72 dp is 315 px at 700 dpi, 400 kB, and a display may be denser)."""
     big = size * _SUPERSAMPLE
     image = Image.new("RGB", (big, big), (255, 255, 255))
     draw = ImageDraw.Draw(image)

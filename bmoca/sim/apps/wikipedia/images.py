@@ -9,15 +9,21 @@ for the logo's Linux Libertine).
 from __future__ import annotations
 
 import io
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bmoca.bytecache import byte_lru
 
 if TYPE_CHECKING:
     from bmoca.sim.render.painter import Canvas
     from bmoca.sim.ui.view import View
 
+SCALED_BYTES = 24 << 20
+"""Scaled lead images kept, in bytes (one is as wide as the screen)."""
+WORDMARK_BYTES = 2 << 20
+"""Wordmarks kept, in bytes."""
 _SOURCE = 480  # each picture is kept at 480 x 270 and scaled to its view
 
 
@@ -85,7 +91,7 @@ def picture(title: str) -> Image.Image:
     return drawn.resize((_SOURCE, _SOURCE * 9 // 16), Image.LANCZOS)
 
 
-@lru_cache(maxsize=16)
+@byte_lru(SCALED_BYTES)
 def _scaled(title: str, width: int, height: int) -> Image.Image:
     """The lead image cropped to fill `width` x `height`: at most 16 screen-wide pictures
     (1440 x 800 px at most, 3.5 MB each; 55 MB) ."""
@@ -109,14 +115,14 @@ def picture_painter(title: str):
     return draw_picture
 
 
-@cache
+@lru_cache(maxsize=4)  # a face is 0.2-0.5 MB and a new display brings its own sizes
 def _serif(size: int) -> ImageFont.FreeTypeFont:
     from bmoca.sim.render.fonts import family_file
 
     return ImageFont.truetype(family_file("Noto Serif"), size)
 
 
-@lru_cache(maxsize=8)
+@byte_lru(WORDMARK_BYTES)
 def wordmark(height: int, color: tuple[int, ...]) -> Image.Image:
     """"WIKIPEDIA" with the W and the A at full size and the rest in small capitals."""
     big, small = _serif(height), _serif(max(1, round(height * 0.78)))
