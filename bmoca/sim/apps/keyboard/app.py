@@ -58,11 +58,13 @@ def build(ctx: Context, field: View) -> View:
 
     def key(view_id: str, label: str, handler, weight: float = 1.0, icon: str | None = None,
             desc: str = "", accent: bool = False) -> View:
-        # key labels are drawn by the keyboard view's Paint, not TextViews: no font padding
+        # key labels are drawn by the keyboard view's Paint, not TextViews: no font padding;
+        # on a short keyboard (700 dpi, large font) they shrink to fit their keys
         return View(cls="android.widget.FrameLayout", id=_id(view_id), desc=desc or label,
                     text="" if icon else label, icon=icon, icon_size=22, width=0, height=MATCH,
                     weight=weight, margin=(3, 4, 3, 4), bg=theme.accent if accent else theme.key,
-                    corner=6, text_size=22, align="center", on_click=handler, clickable=True,
+                    corner=6, text_size=22, min_text_size=12, align="center",
+                    on_click=handler, clickable=True,
                     icon_color=(255, 255, 255) if accent else theme.text, mirror=False,
                     text_color=theme.text, include_font_padding=False)
 
