@@ -195,7 +195,7 @@ KNOWN_DIFFERENCES = (
      "drops no pin and directions, layers and the other tabs open nothing."),
     ("Wikipedia: Explore feed", "resolved", "the toolbar shows the WIKIPEDIA wordmark (an "
      "ImageView: small capitals in Noto Serif, standing in for the logo's Linux Libertine); "
-     "a 'Search Wikipedia' bar with its microphone leads the feed and opens Search; the "
+     "a 'Search Wikipedia' bar with its microphone leads the feed and opens Search; "
      "each card's article shows its picture as a thumbnail (drawn: Earth, the Colosseum, "
      "the Android 10 logo, the puzzle globe). The real Featured article and Picture of the "
      "day cards lead with a full-width picture instead: cards that tall let one flung "
@@ -223,9 +223,6 @@ KNOWN_DIFFERENCES = (
      "pinyin and Japanese kanji in JIS X 0208 order (by reading), as ICU's collators do "
      "(GB2312 and EUC-JP codes give those orders for the common characters); Korean hanja "
      "keep code point order."),
-    ("Keyboard and scripts: Urdu in Nastaliq", "stays", "Android 10 draws Urdu in Noto "
-     "Nastaliq Urdu; no package on PyPI ships that font (the core's fonts all come from "
-     "PyPI), so Urdu is drawn in Noto Sans Arabic's Naskh."),
     ("Icons: Clock and Maps", "resolved", "the dock has no labels, so the icons carry the "
      "app: Clock is the 2019 icon (a blue face on white with two white hands) and Maps the "
      "2015-2020 folded map (green with a white G, the yellow road, blue, grey and the red "
