@@ -1,12 +1,14 @@
-"""B-MoCA's data-diversity study (Figure 8): BC on the six representative tasks with 7, 21
-and 35 training configurations, each evaluated greedily on the 10 test configurations.
+"""B-MoCA's data-diversity study (Figure 8): BC on the six representative tasks (or any
+`--tasks` spec) with 7, 21 and 35 training configurations, each evaluated greedily on the 10
+test configurations.
 
     python benchmarks/data_diversity.py --out runs/diversity
+    python benchmarks/data_diversity.py --out runs/diversity-settings --tasks settings
     python benchmarks/data_diversity.py --out runs/diversity-gpu --arch reference \\
         --steps 4000 --device cuda --repeats 5
 
 Steps, each resumable (rerun the same command to continue after a stop):
-1. expert demonstrations of the six tasks in all 35 training configurations
+1. expert demonstrations of the tasks in all 35 training configurations
    (`bmoca demos generate`, `--repeats` episodes each);
 2. one BC policy per training-set size and seed (`OUT/bc_<size>_seed<seed>.pt`), trained on
    the demonstrations of the first 7, 21 or 35 training configurations (§6.6);
@@ -30,10 +32,10 @@ from pathlib import Path
 PAPER_LANGUAGE = {7: "23", 21: "-", 35: "53"}
 
 
-def generate_demos(out: Path, repeats: int, screen_width: int, workers: int) -> Path:
+def generate_demos(out: Path, spec: str, repeats: int, screen_width: int, workers: int) -> Path:
     demos = out / "demos"
     command = [sys.executable, "-m", "bmoca.cli.main", "demos", "generate", "--tasks",
-               "representative", "--split", "train", "--repeats", str(repeats), "--out",
+               spec, "--split", "train", "--repeats", str(repeats), "--out",
                str(demos), "--screen-width", str(screen_width), "--workers", str(workers),
                "--play", "discrete"]  # labels a discrete policy can follow (docs/demos.md)
     subprocess.run(command, check=True)
@@ -60,7 +62,7 @@ def train_one(demos: Path, size: int, seed: int, args: argparse.Namespace, path:
             "final_loss": round(sum(result.losses[-20:]) / len(result.losses[-20:]), 4)}
 
 
-def evaluate(path: Path) -> dict[str, float]:
+def evaluate(path: Path, spec: str) -> dict[str, float]:
     from bmoca import configs, tasks
     from bmoca.train import bc
     from bmoca.train.rl import greedy_success
@@ -68,10 +70,10 @@ def evaluate(path: Path) -> dict[str, float]:
     policy = bc.load(path)
     test = list(configs.ids("test"))
     return {task.id: greedy_success(policy, task, test, task.step_limit)
-            for task in tasks.select("representative")}
+            for task in tasks.select(spec)}
 
 
-def table(results: dict, sizes: list[int], seeds: list[int]) -> str:
+def table(results: dict, spec: str, sizes: list[int], seeds: list[int]) -> str:
     import numpy as np
 
     from bmoca import tasks
@@ -85,7 +87,7 @@ def table(results: dict, sizes: list[int], seeds: list[int]) -> str:
 
     header = "| task | " + " | ".join(f"{s} configs" for s in sizes) + " | paper (7 / 35) |"
     lines = [header, "|---|" + "---:|" * len(sizes) + "---:|"]
-    for task in tasks.select("representative"):
+    for task in tasks.select(spec):
         row = [cell([results[f"{s}/{seed}"]["success"][task.id] for seed in seeds
                      if f"{s}/{seed}" in results]) for s in sizes]
         paper = (f"{PAPER_LANGUAGE[7]} / {PAPER_LANGUAGE[35]}" if "language" in task.id
@@ -100,6 +102,8 @@ def table(results: dict, sizes: list[int], seeds: list[int]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("runs/diversity"))
+    parser.add_argument("--tasks", default="representative",
+                        help="task spec, as for bmoca eval [default: representative]")
     parser.add_argument("--sizes", type=int, nargs="+", default=[7, 21, 35])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--repeats", type=int, default=1, help="demonstrations per task "
@@ -118,11 +122,20 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
+    from bmoca import tasks
+
+    try:
+        chosen = [task.id for task in tasks.select(args.tasks)]
+    except (KeyError, ValueError) as error:
+        parser.exit(2, f"data_diversity.py: error: --tasks: {error}\n")
     args.out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    demos = generate_demos(args.out, args.repeats, args.screen_width, args.workers)
     results_path = args.out / "results.json"
     results = json.loads(results_path.read_text()) if results_path.exists() else {}
+    if results.setdefault("tasks", chosen) != chosen:  # a resumed study keeps its tasks
+        parser.exit(2, f"data_diversity.py: error: {args.out} holds a study of other tasks "
+                       f"({', '.join(results['tasks'])}); choose another --out\n")
+    started = time.perf_counter()
+    demos = generate_demos(args.out, args.tasks, args.repeats, args.screen_width, args.workers)
     for size in args.sizes:
         for seed in args.seeds:
             key = f"{size}/{seed}"
@@ -130,11 +143,11 @@ def main() -> None:
                 continue
             path = args.out / f"bc_{size}_seed{seed}.pt"
             info = train_one(demos, size, seed, args, path)
-            info["success"] = evaluate(path)
+            info["success"] = evaluate(path, args.tasks)
             results[key] = info
             results_path.write_text(json.dumps(results, indent=1))
             print(key, json.dumps(info), flush=True)
-    markdown = table(results, args.sizes, args.seeds)
+    markdown = table(results, args.tasks, args.sizes, args.seeds)
     (args.out / "results.md").write_text(markdown)
     print(markdown)
     print(f"total {time.perf_counter() - started:.0f} s")
