@@ -144,10 +144,7 @@ def _app_windows(system: SystemServer, record: ActivityRecord, layout: Layout, w
     focused = _apply_focus(root, record)
     dialog = activity.dialog(ctx)
     if dialog is not None:
-        if not activity.popup_dialog:
-            dialog.gravity = "center"
-        _fit_width(dialog, layout, app_box[2] - app_box[0])
-        holder = frame(dialog, width=MATCH, height=MATCH)
+        holder = dialog_holder(record, dialog, layout, app_box)
         window = place("dialog", holder, app_box, ScrollState(), record.focus, root=dialog,
                        package=record.package, record=record, dim=not activity.popup_dialog)
         window.box = dialog.bounds
@@ -238,6 +235,15 @@ def _system_bars(system: SystemServer, layout: Layout, width: int, height: int,
             cache.clear()
         cache[key] = bars
     return bars
+
+
+def dialog_holder(record: ActivityRecord, dialog: View, layout: Layout, app_box: Box) -> View:
+    """The full-window holder a dialog is laid out in: an AlertDialog centred, a popup where
+    its own gravity puts it, neither wider than the window."""
+    if not record.activity.popup_dialog:
+        dialog.gravity = "center"
+    _fit_width(dialog, layout, app_box[2] - app_box[0])
+    return frame(dialog, width=MATCH, height=MATCH)
 
 
 def _fit_width(dialog: View, layout: Layout, width_px: int) -> None:

@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from bmoca.sim.apps.base import Context
-from bmoca.sim.frame import decorated
+from bmoca.sim.frame import decorated, dialog_holder
 from bmoca.sim.render.text import layout_metrics
 from bmoca.sim.system.windows import NAV_BAR_DP, STATUS_BAR_DP, Frame, Window
 from bmoca.sim.ui.layout import Layout, ScrollState
-from bmoca.sim.ui.view import MATCH, frame
 
 if TYPE_CHECKING:
     from bmoca.sim.system.server import SystemServer
@@ -44,10 +43,8 @@ def task_frame(system: SystemServer, task_id: int) -> Frame | None:
                       scroll=scroll, laid_out=root)]
     dialog = record.activity.dialog(ctx)
     if dialog is not None:
-        if not record.activity.popup_dialog:
-            dialog.gravity = "center"
-        holder = frame(dialog, width=MATCH, height=MATCH)
         app_box = box if record.activity.fullscreen else (0, sb, width, height - nb)
+        holder = dialog_holder(record, dialog, layout, app_box)
         layout.run(holder, app_box, ScrollState())
         windows.append(Window("dialog", package=record.package, root=dialog,
                               box=dialog.bounds, record=record, laid_out=holder,
