@@ -85,10 +85,8 @@ _PICTURES = {"Earth": _earth, "Colosseum": _colosseum, "Android 10": _android,
 
 @lru_cache(maxsize=8)
 def picture(title: str) -> Image.Image:
-    """An article's lead image at 480 x 270 (drawn shapes are drawn at twice that and
-    scaled down, for smooth edges): at most 8 entries of 389 kB each (3.1 MB)."""
-    drawn = _PICTURES.get(title, _globe)()
-    return drawn.resize((_SOURCE, _SOURCE * 9 // 16), Image.LANCZOS)
+    """An article's picture at 480 x 270: at most 8 entries of 389 kB each (3.1 MB)."""
+    return _PICTURES.get(title, _globe)()
 
 
 @byte_lru(SCALED_BYTES)
