@@ -246,8 +246,12 @@ KNOWN_DIFFERENCES = (
      "overfull row squeezes its last view (Instagram's Reels 'Follow' at 700 dpi wraps) "
      'instead of letting it stick out; the full sweep of every expert frame in '
      'test_env_105, 108 and 109 finds nothing.'),
-    ("Urdu script style", "stays", "Urdu is drawn in Naskh (Noto Sans Arabic); Android uses "
-     "Nastaliq, and no PyPI package ships Noto Nastaliq Urdu (see rendering_notes.md)."),
+    ("Urdu script style", "resolved", "Android 10 draws Urdu in Naskh, not Nastaliq: its "
+     "frameworks/base data/fonts/fonts.xml has no Nastaliq family and no `ur` entry, so "
+     "Urdu takes the `und-Arab` fallbacks, Noto Naskh Arabic UI (compact, for UI text) and "
+     "Noto Naskh Arabic. bmoca draws it in Noto Sans Arabic, the Naskh-style Noto face that "
+     "PyPI ships (fontpkg-noto-sans-arabic; no package ships the Naskh UI face): the same "
+     "script style and letter forms, with slightly lower-contrast strokes."),
     ("Tablet (sw600dp) layouts", "resolved", "on a smallest width of 600 dp or more "
      "(`SystemServer.sw600dp`): Settings insets every list by its values-sw600dp "
      "screen_margin_sides (40 dp a side) with the 64 dp search bar; the Calculator shows "
