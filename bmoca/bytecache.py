@@ -7,14 +7,24 @@ MB as it met new screens. `ByteLRU` evicts the least recently used entries once 
 hold (key and value, as `approx_bytes` counts it) passes a byte budget, so memory stays
 flat however long the process runs and whatever it is sent.
 
+Each cache has its own budget, and all of them share one more: `SHARED`, what the process's
+caches may hold together (`BMOCA_MEMORY_CACHE_MB`, 160 by default). The budgets of the
+separate caches add up to about 500 MB, and a long run fills them at the pace at which it
+meets rare screens (a map, a Snapseed edit), so its memory crept up for tens of thousands
+of steps; under the shared budget the least recently used entry of any cache goes first,
+and memory stops growing once that one budget is full.
+
 Caches of small values of fixed size keep `functools.lru_cache(maxsize=N)` where a comment
 gives the byte bound N entries imply: it is faster on hot paths.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import fields, is_dataclass
@@ -27,6 +37,8 @@ R = TypeVar("R")
 ENTRY_BYTES = 200
 """What an entry costs beside its key and value: its slot in the ordered dict and the
 (value, size) pair (so that even entries of empty values add up to the budget)."""
+SHARED_BUDGET_ENV = "BMOCA_MEMORY_CACHE_MB"
+_SHARED_DEFAULT_MB = 160
 _DEPTH = 12
 """How deep `approx_bytes` follows containers (deeper parts count as their shell only)."""
 
@@ -64,6 +76,77 @@ def approx_bytes(obj: Any, _seen: set[int] | None = None, _depth: int = 0) -> in
     return size
 
 
+_TICKS = itertools.count()
+"""The process's clock of cache uses: every hit and every new entry takes the next tick."""
+_DEFAULT = object()
+"""`ByteLRU(shared=...)` not given: the process's `SHARED` budget."""
+
+
+def megabytes_env(name: str, default: float) -> int:
+    """Bytes from an environment variable in megabytes (empty: `default`); one clear
+    error for anything that is not a finite number of 0 or more."""
+    value = os.environ.get(name, "").strip() or str(default)
+    try:
+        megabytes = float(value)
+    except ValueError:
+        megabytes = -1.0
+    if not 0 <= megabytes < float("inf"):  # also NaN: a budget is a bound
+        raise ValueError(f"{name} must be a number of megabytes (0 or more), not {value!r}")
+    return int(megabytes * (1 << 20))
+
+
+class SharedBudget:
+    """A byte budget that several `ByteLRU`s share on top of their own: once what they hold
+    together passes it, the least recently used entry among all of them goes first.
+
+    `budget` is bytes, or the name of an environment variable in megabytes read when the
+    budget is first needed (so a bad value is an error of the command that runs, not of
+    an import)."""
+
+    def __init__(self, budget: int | str, default_mb: float = 0) -> None:
+        self._budget = budget if isinstance(budget, int) else None
+        self._env = budget if isinstance(budget, str) else None
+        self._default_mb = default_mb
+        self._caches: weakref.WeakSet[ByteLRU] = weakref.WeakSet()
+        self._lock = threading.Lock()
+
+    @property
+    def budget(self) -> int:
+        if self._budget is None:
+            assert self._env is not None
+            self._budget = megabytes_env(self._env, self._default_mb)
+        return self._budget
+
+    def add(self, cache: ByteLRU) -> None:
+        with self._lock:
+            self._caches.add(cache)
+
+    @property
+    def nbytes(self) -> int:
+        """What the caches sharing it hold now."""
+        return sum(cache.nbytes for cache in list(self._caches))
+
+    def trim(self) -> None:
+        """Drop entries, least recently used first across the caches, until they fit.
+
+        Called by a cache after it released its own lock (a cache's lock is only ever
+        taken inside this one, never the other way round: no deadlock)."""
+        if self.nbytes <= self.budget:
+            return
+        with self._lock:
+            caches = list(self._caches)
+            total = sum(cache.nbytes for cache in caches)
+            while total > self.budget:
+                uses = [(use, n) for n, cache in enumerate(caches)
+                        if (use := cache.oldest_use()) is not None]
+                if not uses:
+                    return
+                victim = caches[min(uses)[1]]
+                before = victim.nbytes
+                victim.drop_oldest()
+                total -= before - victim.nbytes
+
+
 class ByteLRU(Generic[P, R]):
     """`ByteLRU(fn, budget)(*args)`: fn's results for hashable arguments, least recently
     used first out once entries hold more than `budget` bytes (keys counted too: a key
@@ -74,7 +157,8 @@ class ByteLRU(Generic[P, R]):
 
     def __init__(self, fn: Callable[P, R], budget: int,
                  sizeof: Callable[[tuple, Any], int] | None = None,
-                 maxsize: int | None = None) -> None:
+                 maxsize: int | None = None,
+                 shared: SharedBudget | None | object = _DEFAULT) -> None:
         self._fn = fn
         self.budget = int(budget)
         self.maxsize = maxsize
@@ -83,10 +167,15 @@ class ByteLRU(Generic[P, R]):
         self._sizeof = sizeof or (lambda key, value: approx_bytes(key) + approx_bytes(value))
         """(key, value) -> bytes: a cache of values `approx_bytes` cannot see into (lxml
         trees) gives its own estimate."""
-        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._items: OrderedDict[Hashable, list[Any]] = OrderedDict()
+        """key -> [value, bytes, tick of its last use], least recently used first."""
         self._bytes = 0
         self._hits = self._misses = 0
         self._lock = threading.Lock()
+        self._shared: SharedBudget | None = SHARED if shared is _DEFAULT else shared
+        """The budget this cache shares with the process's others (None: its own only)."""
+        if self._shared is not None:
+            self._shared.add(self)
         update_wrapper(self, fn)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -95,6 +184,7 @@ class ByteLRU(Generic[P, R]):
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
+                found[2] = next(_TICKS)
                 self._hits += 1
                 return found[0]
             self._misses += 1
@@ -102,13 +192,33 @@ class ByteLRU(Generic[P, R]):
         size = ENTRY_BYTES + self._sizeof(key, value)
         with self._lock:
             if key not in self._items and size <= self.budget:
-                self._items[key] = (value, size)
+                self._items[key] = [value, size, next(_TICKS)]
                 self._bytes += size
                 while self._bytes > self.budget or (
                         self.maxsize is not None and len(self._items) > self.maxsize):
-                    _, (_, dropped) = self._items.popitem(last=False)
-                    self._bytes -= dropped
+                    self._drop_oldest()
+        if self._shared is not None:
+            self._shared.trim()
         return value
+
+    def _drop_oldest(self) -> None:
+        """Forget the least recently used entry (the caller holds the lock)."""
+        _, (_, dropped, _) = self._items.popitem(last=False)
+        self._bytes -= dropped
+
+    def oldest_use(self) -> int | None:
+        """When the least recently used entry was last used (a tick of the process's
+        clock of cache uses), or None when empty: how `SharedBudget` picks what goes."""
+        with self._lock:
+            for entry in self._items.values():
+                return entry[2]
+            return None
+
+    def drop_oldest(self) -> None:
+        """Forget the least recently used entry, if any (for `SharedBudget`)."""
+        with self._lock:
+            if self._items:
+                self._drop_oldest()
 
     def cache_info(self) -> _CacheInfo:
         with self._lock:
@@ -127,6 +237,10 @@ class ByteLRU(Generic[P, R]):
 
 _KWARGS = object()
 """Separates positional from keyword arguments in a key."""
+
+
+SHARED = SharedBudget(SHARED_BUDGET_ENV, _SHARED_DEFAULT_MB)
+"""What all the process's byte-bounded caches may hold together (`BMOCA_MEMORY_CACHE_MB`)."""
 
 
 def byte_lru(budget: int, sizeof: Callable[[tuple, Any], int] | None = None,

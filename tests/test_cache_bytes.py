@@ -16,7 +16,7 @@ from PIL import Image
 
 from bmoca import configs
 from bmoca.assets import wallpapers
-from bmoca.bytecache import ByteLRU, approx_bytes
+from bmoca.bytecache import SHARED, SHARED_BUDGET_ENV, ByteLRU, SharedBudget, approx_bytes
 from bmoca.env import observations
 from bmoca.eval import targets
 from bmoca.formats import hierarchy, shared_prefs
@@ -132,7 +132,7 @@ def test_a_cache_filled_past_its_budget_holds_no_more_than_it(name: str, lowered
         assert cache.nbytes <= BUDGET
     info = cache.cache_info()
     assert 0 < info.currsize < info.misses, f"{name}: entries were dropped, some kept"
-    held = sum(approx_bytes(value) for value, _ in cache._items.values())
+    held = sum(approx_bytes(entry[0]) for entry in cache._items.values())
     assert held <= BUDGET or name in ("parsed dump", "dump nodes", "step targets"), held
 
 
@@ -152,6 +152,37 @@ def test_a_long_key_counts_and_a_value_over_the_budget_is_not_kept() -> None:
     assert cache.nbytes <= 64 << 10 and cache.cache_info().currsize <= 7
     big = ByteLRU(lambda n: b"x" * n, 1000)
     assert big(5000) == b"x" * 5000 and big.cache_info().currsize == 0
+
+
+def test_caches_sharing_a_budget_hold_no_more_than_it_together() -> None:
+    """Each cache stays under its own budget and all of them under the shared one, the
+    least recently used entry of any of them going first."""
+    shared = SharedBudget(300 << 10)
+    photos = ByteLRU(lambda n: b"p" * (50 << 10), 256 << 10, shared=shared)
+    labels = ByteLRU(lambda n: b"l" * (50 << 10), 256 << 10, shared=shared)
+    photos(0)
+    for n in range(20):
+        labels(n)
+        photos(0)  # used all along: it outlives older labels
+        assert labels.nbytes <= 256 << 10 and shared.nbytes <= 300 << 10
+    assert photos.cache_info().currsize == 1 and photos.cache_info().misses == 1
+    assert labels.cache_info().currsize == 4  # 5 entries of 50 KB and more fill 300 KB
+    assert shared.nbytes > 200 << 10
+
+
+def test_the_process_shares_one_budget_of_cache_memory(monkeypatch) -> None:
+    """The package's caches share `SHARED`, read from BMOCA_MEMORY_CACHE_MB when it is
+    first needed; a bad value names the variable."""
+    assert all(cache._shared is SHARED for cache, _ in FILLERS.values())
+    monkeypatch.setenv(SHARED_BUDGET_ENV, "12.5")
+    assert SharedBudget(SHARED_BUDGET_ENV, 160).budget == int(12.5 * (1 << 20))
+    monkeypatch.delenv(SHARED_BUDGET_ENV)
+    assert SharedBudget(SHARED_BUDGET_ENV, 160).budget == 160 << 20
+    for bad in ("abc", "-1", "nan", "inf"):
+        monkeypatch.setenv(SHARED_BUDGET_ENV, bad)
+        with pytest.raises(ValueError, match=f"^{SHARED_BUDGET_ENV} must be a number of "
+                                             f"megabytes \\(0 or more\\), not '{bad}'$"):
+            SharedBudget(SHARED_BUDGET_ENV, 160).budget  # noqa: B018
 
 
 def test_the_measure_cache_starts_again_past_its_budget_in_bytes() -> None:

@@ -144,14 +144,15 @@ def test_a_second_writer_is_told_which_process_holds_the_run(tmp_path):
 
 
 @pytest.mark.parametrize("budget", ["abc", "-1", "nan", "1e400"])
-def test_a_bad_cache_budget_in_the_environment_is_one_line(tmp_path, budget):
-    """BMOCA_CACHE_MB is read when a cache entry is written, deep in a command: it is
+@pytest.mark.parametrize("variable", ["BMOCA_CACHE_MB", "BMOCA_MEMORY_CACHE_MB"])
+def test_a_bad_cache_budget_in_the_environment_is_one_line(tmp_path, variable, budget):
+    """The cache budgets are read when a cache entry is kept, deep in a command: they are
     checked before any command runs instead, so a bad value is one line, exit 2."""
     result = bmoca("screenshot", "--out", str(tmp_path / "shot.png"), cwd=tmp_path,
-                   env={"BMOCA_CACHE_MB": budget, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+                   env={variable: budget, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        f"bmoca: error: BMOCA_CACHE_MB must be a number of megabytes (0 or more), not {budget!r}"]
+        f"bmoca: error: {variable} must be a number of megabytes (0 or more), not {budget!r}"]
     assert not (tmp_path / "shot.png").exists()
 
 

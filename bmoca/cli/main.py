@@ -51,10 +51,12 @@ def _root(version: bool = typer.Option(False, "--version", is_eager=True,
                                        callback=_show_version,
                                        help="print the version and exit")) -> None:
     """bmoca: a benchmark and simulated Android phone for phone-control agents."""
+    from bmoca import bytecache
     from bmoca.formats import cachedir
 
     try:  # settings from the environment are checked before any command runs
         cachedir.budget_bytes()
+        bytecache.SHARED.budget  # noqa: B018 - read for its check
     except ValueError as exc:
         sys.stderr.write(f"bmoca: error: {exc}\n")
         raise typer.Exit(2) from None

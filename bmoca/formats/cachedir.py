@@ -39,6 +39,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bmoca.bytecache import megabytes_env
+
 ENV = "BMOCA_DATA_CACHE"
 """`off` (or 0, no, false) disables the cache; any other value is its directory."""
 _OFF = ("off", "0", "no", "false")
@@ -170,15 +172,7 @@ def write(path: Path, data: bytes) -> None:
 
 def budget_bytes() -> int:
     """What `BMOCA_CACHE_MB` allows each cache directory to hold."""
-    value = os.environ.get(BUDGET_ENV, "").strip() or str(_DEFAULT_BUDGET_MB)
-    try:
-        megabytes = float(value)
-    except ValueError:
-        megabytes = -1.0
-    if not 0 <= megabytes < float("inf"):  # also NaN; a cache is bounded
-        raise ValueError(f"{BUDGET_ENV} must be a number of megabytes (0 or more), "
-                         f"not {value!r}")
-    return int(megabytes * (1 << 20))
+    return megabytes_env(BUDGET_ENV, _DEFAULT_BUDGET_MB)
 
 
 def prune(folder: Path, budget: int) -> int:

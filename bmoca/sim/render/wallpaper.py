@@ -16,7 +16,6 @@ compressing the result again (a fifth of a cold start's first frame).
 from __future__ import annotations
 
 import io
-import os
 import threading
 import zlib
 from collections import OrderedDict
@@ -26,6 +25,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from bmoca.bytecache import megabytes_env
 from bmoca.formats import cachedir
 
 DECODED_BYTES = 12 << 20
@@ -226,15 +226,6 @@ class WallpaperCache:
             self._packed_bytes = 0
 
 
-def _spare_budget() -> int:
-    value = os.environ.get("BMOCA_SPARE_WALLPAPERS_MB", "0").strip() or "0"
-    try:
-        return max(0, int(float(value) * (1 << 20)))
-    except ValueError:
-        raise ValueError(f"BMOCA_SPARE_WALLPAPERS_MB must be a number of megabytes, "
-                         f"not {value!r}") from None
-
-
-WALLPAPERS = WallpaperCache(spare_budget=_spare_budget())
+WALLPAPERS = WallpaperCache(spare_budget=megabytes_env("BMOCA_SPARE_WALLPAPERS_MB", 0))
 """The process's wallpapers, shared by its phones (`BMOCA_SPARE_WALLPAPERS_MB` keeps that
 many megabytes of other decoded wallpapers for processes that switch between phones)."""
