@@ -11,7 +11,7 @@ import numpy as np
 
 from bmoca.device import limits
 from bmoca.device.contract import Device, InvalidInput, Key
-from bmoca.sim import kept_screens, snapshots
+from bmoca.sim import heap, kept_screens, snapshots
 from bmoca.sim.apps import installed_apps
 from bmoca.sim.apps.base import Context, Swipe
 from bmoca.sim.apps.systemui import interruptions
@@ -286,6 +286,7 @@ class SimDevice(Device):
         except ClockRangeError as exc:
             raise InvalidInput(str(exc)) from None
         self._system.state.clock.advance(ms)
+        heap.note_input()
 
     def tap(self, x: int, y: int) -> None:
         x, y = self._check_point(x, y)
@@ -658,6 +659,7 @@ class SimDevice(Device):
         self.hardware = state.hardware
         self._epoch += 1
         self._invalidate()
+        heap.at_reset()
 
     def snapshot_save(self, name: str) -> None:
         """Keep the state under `name` (in memory; also as a checked file in snapshot_dir)."""
