@@ -17,24 +17,23 @@ pytestmark = [pytest.mark.reliability,
               pytest.mark.skipif(not heap.available(), reason="no glibc malloc_trim here")]
 
 
-def test_resets_after_enough_inputs_give_free_pages_back():
-    env = bmoca.make("settings/open_the_setting_app", "test_env_100", observation=("xml",),
+def test_resets_after_screens_were_painted_give_free_pages_back():
+    env = bmoca.make("clock/create_alarm_at_10:30_am", "test_env_100", observation=("pixels",),
                      action="json")
     env.reset(seed=0)
-    before, inputs = heap.trims(), 0
-    while inputs < heap.TRIM_EVERY_INPUTS:
+    before, steps = heap.trims(), 0
+    apps = ("Settings", "Clock", "Contacts", "Phone", "Messages", "Chrome", "Gmail", "Files")
+    while heap.trims() == before:  # each step shows another screen
         _, _, terminated, truncated, info = env.step(
-            {"action_type": "click", "x": 540, "y": 1200})
+            {"action_type": "open_app", "app_name": apps[steps % len(apps)]})
         assert info.get("action_error") is None
-        inputs += 1
+        steps += 1
+        assert steps <= 3 * heap.PAINTS_BEFORE_RESET_TRIM
         if terminated or truncated:
             env.reset(seed=0)
-    env.reset(seed=0)
-    assert heap.trims() > before
-    again = heap.trims()
-    env.step({"action_type": "click", "x": 540, "y": 1200})
-    env.reset(seed=0)  # one input since: not yet
-    assert heap.trims() == again
+    assert steps >= heap.PAINTS_BEFORE_RESET_TRIM // 2
+    env.reset(seed=0)  # nothing painted since: nothing to give back
+    assert heap.trims() == before + 1
     env.close()
 
 
@@ -56,8 +55,8 @@ _FRAGMENT = textwrap.dedent("""
         pins.append(Image.new("L", (500, 400)))
     del big
     held = rss_mb()
-    for _ in range(heap.TRIM_EVERY_INPUTS):
-        heap.note_input()
+    for _ in range(heap.PAINTS_BEFORE_RESET_TRIM):
+        heap.note_paint()
     print(heap.at_reset(), round(held - rss_mb()))
 """)
 

@@ -218,6 +218,7 @@ class SimDevice(Device):
         image = self._recent_screen(size, looks, inputs)
         if image is None:
             image = self._painter.paint(self._system, frame, size)
+            heap.note_paint()
         reusable = self.reuse_layout and all(w.key is not None or w.kind.endswith("_bar")
                                              for w in frame.windows)
         self._painted = (size, looks, self._mark(), inputs, weakref.ref(image)) if reusable \
@@ -286,7 +287,6 @@ class SimDevice(Device):
         except ClockRangeError as exc:
             raise InvalidInput(str(exc)) from None
         self._system.state.clock.advance(ms)
-        heap.note_input()
 
     def tap(self, x: int, y: int) -> None:
         x, y = self._check_point(x, y)

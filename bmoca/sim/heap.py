@@ -6,8 +6,11 @@ and a hole left by one can only be reused by a block that fits it: over a long p
 the heap's free space grew from about 55 to 110 MB on top of everything held, so resident
 memory kept rising with nothing leaking (`benchmarks/soak.py`, README "Reliability").
 `malloc_trim(0)` hands every whole free page back (the holes inside the heap too, not just
-its top). It costs about 5 to 10 ms on a 300 MB heap, so a phone's reset runs it only once
-`TRIM_EVERY_INPUTS` inputs have been handled since the last time (under 0.1 ms a step).
+its top). It costs about 5 to 10 ms on a 300 MB heap, and the pages come back dirty as the
+next screens are drawn, so it runs where drawing happens: at a phone's reset once
+`PAINTS_BEFORE_RESET_TRIM` screens have been painted since the last time, and in the
+middle of a long episode every `PAINTS_BETWEEN_TRIMS` (well under 1 ms a painted screen,
+which takes 7 ms and more). Text and XML observations paint nothing and never trim.
 
 It changes no result: what is freed was free. Where the C library has no `malloc_trim`
 (macOS, musl) nothing is done; `BMOCA_TRIM_HEAP=0` turns it off.
@@ -20,13 +23,15 @@ import ctypes.util
 import os
 import threading
 
-TRIM_EVERY_INPUTS = 200
-"""Inputs (taps, swipes, keys, text) handled process-wide between two trims at most."""
+PAINTS_BEFORE_RESET_TRIM = 16
+"""Screens painted process-wide since the last trim for a reset to trim."""
+PAINTS_BETWEEN_TRIMS = 64
+"""Screens painted process-wide after which the next paint trims, reset or not."""
 ENV = "BMOCA_TRIM_HEAP"
 _OFF = ("0", "off", "no", "false")
 
 _lock = threading.Lock()
-_inputs_since_trim = 0
+_paints_since_trim = 0
 _trims = 0
 
 
@@ -46,22 +51,28 @@ def _load_trim():
 _malloc_trim = _load_trim()
 
 
-def note_input() -> None:
-    """Count one input handled (an input is what makes the phone draw anew)."""
-    global _inputs_since_trim
-    _inputs_since_trim += 1  # a lost increment under threads only delays a trim
+def note_paint() -> None:
+    """Count one screen painted; trim when a long episode has painted many since the last."""
+    global _paints_since_trim
+    _paints_since_trim += 1  # a lost increment under threads only delays a trim
+    if _paints_since_trim >= PAINTS_BETWEEN_TRIMS:
+        _trim(PAINTS_BETWEEN_TRIMS)
 
 
 def at_reset() -> bool:
-    """At a phone's reset: give free heap pages back when enough inputs have passed since
-    the last time; whether it did."""
-    global _inputs_since_trim, _trims
-    if _malloc_trim is None or _inputs_since_trim < TRIM_EVERY_INPUTS:
+    """At a phone's reset: give free heap pages back when enough screens have been painted
+    since the last time; whether it did."""
+    return _trim(PAINTS_BEFORE_RESET_TRIM)
+
+
+def _trim(after_paints: int) -> bool:
+    global _paints_since_trim, _trims
+    if _malloc_trim is None or _paints_since_trim < after_paints:
         return False
     with _lock:
-        if _inputs_since_trim < TRIM_EVERY_INPUTS:
+        if _paints_since_trim < after_paints:
             return False
-        _inputs_since_trim = 0
+        _paints_since_trim = 0
         _malloc_trim(0)
         _trims += 1
     return True
