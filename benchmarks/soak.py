@@ -7,8 +7,11 @@ resets, reporting steps/s and resident memory over time. Any exception that esca
         [--every 5000] [--json soak.json]
 
 Each episode draws one of `--observations`; `xml+text` is one episode observing both.
-Memory is the process's current resident set (VmRSS), sampled every `--every` steps; a
-run whose pixel caches have filled should stay flat from there on.
+Memory is sampled between episodes, at the first episode boundary after every `--every`
+steps: the process's resident set (VmRSS) once the heap's free pages have been given back
+(`bmoca.sim.heap.release`, as a phone's reset does after painting), which is what the
+process holds; and its peak so far (VmHWM), which includes what an episode drew and
+dropped. A run whose caches have filled should stay flat from there on.
 """
 
 from __future__ import annotations
@@ -25,16 +28,18 @@ import numpy as np
 import bmoca
 from bmoca import configs, tasks
 from bmoca.env import DevicePool
+from bmoca.sim import heap
 
 EPISODE_CAP = 30
 """Steps per episode at most (a task's own limit when lower), so resets come often."""
 
 
-def rss_mb() -> float:
-    """Current resident memory in MB (peak where /proc is missing)."""
+def rss_mb(field: str = "VmRSS") -> float:
+    """Resident memory in MB: current (VmRSS) or peak (VmHWM); the peak where /proc is
+    missing."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
@@ -50,8 +55,22 @@ def soak(steps: int, observations: list[str], actions: list[str], config_ids: li
     errors: list[str] = []
     started = last_t = time.perf_counter()
     last_steps = 0
-    samples.append({"steps": 0, "elapsed_s": 0.0, "steps_per_s": 0.0, "rss_mb": rss_mb()})
+    samples.append({"steps": 0, "elapsed_s": 0.0, "steps_per_s": 0.0, "rss_mb": rss_mb(),
+                    "peak_mb": rss_mb("VmHWM")})
+
+    def sample() -> None:
+        nonlocal last_t, last_steps
+        now = time.perf_counter()
+        heap.release()
+        samples.append({"steps": done, "elapsed_s": round(now - started, 1),
+                        "steps_per_s": round((done - last_steps) / (now - last_t), 1),
+                        "rss_mb": round(rss_mb(), 1), "peak_mb": round(rss_mb("VmHWM"), 1)})
+        print(json.dumps(samples[-1]), flush=True)
+        last_t, last_steps = now, done
+
     while done < steps:
+        if done >= len(samples) * every:  # between episodes
+            sample()
         task = task_ids[int(rng.integers(len(task_ids)))]
         config = config_ids[int(rng.integers(len(config_ids)))]
         observation = observations[int(rng.integers(len(observations)))]
@@ -65,13 +84,6 @@ def soak(steps: int, observations: list[str], actions: list[str], config_ids: li
                 _, _, terminated, truncated, info = env.step(env.action_space.sample())
                 done += 1
                 invalid += info.get("action_error") is not None
-                if done % every == 0:
-                    now = time.perf_counter()
-                    samples.append({"steps": done, "elapsed_s": round(now - started, 1),
-                                    "steps_per_s": round((done - last_steps) / (now - last_t), 1),
-                                    "rss_mb": round(rss_mb(), 1)})
-                    print(json.dumps(samples[-1]), flush=True)
-                    last_t, last_steps = now, done
                 if terminated or truncated or done >= steps:
                     break
         except Exception:  # noqa: BLE001 - counted: the soak's point is that there are none
@@ -79,6 +91,8 @@ def soak(steps: int, observations: list[str], actions: list[str], config_ids: li
                           + traceback.format_exc().splitlines()[-1])
             print("ERROR", errors[-1], flush=True)
         episodes += 1
+        env = None  # between episodes, the phones hold what the process keeps
+    sample()
     elapsed = time.perf_counter() - started
     pool.close()
     return {"steps": done, "episodes": episodes, "invalid_actions": invalid,
@@ -110,8 +124,9 @@ def main() -> None:
     print(json.dumps(summary, indent=1))
     first = next((s for s in result["samples"] if s["steps"] >= args.every), None)
     if first is not None:
-        print(f"RSS: {first['rss_mb']} MB after {first['steps']} steps, "
-              f"{result['samples'][-1]['rss_mb']} MB after {result['samples'][-1]['steps']}")
+        last = result["samples"][-1]
+        print(f"RSS between episodes: {first['rss_mb']} MB after {first['steps']} steps, "
+              f"{last['rss_mb']} MB after {last['steps']}; peak {last['peak_mb']} MB")
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
 
