@@ -10,6 +10,7 @@ import pytest
 from agent_steps import Episode, play_plan
 from conftest import run_expert
 
+from bmoca.env import observations
 from bmoca.sim.apps.wikipedia import model
 from bmoca.tasks.experts.base import Screen, list_container, scroll_list
 
@@ -75,3 +76,20 @@ def test_the_experts_scroll_moves_a_list_by_less_than_its_height(config):
     shifts = [tops[n.text] - n.bounds[1] for n in after.all(headers) if n.text in tops]
     assert shifts, "no card in common"
     assert 0 < shifts[0] < feed.height
+
+
+def test_the_experts_nodes_carry_the_envs_element_numbers():
+    """A JSON action's `index` is the element's place in the env's post-order numbering;
+    the expert's nodes (read in document order) carry that number."""
+    ep = Episode("wikipedia/decrease_the_text_size_to_50%_in_Wikipedia", "test_env_109")
+    try:
+        ep.open_app("Wikipedia")
+        xml = ep.obs["xml"]
+    finally:
+        ep.close()
+    elements = observations.translate(xml)
+    screen = Screen(xml)
+    assert len(screen.nodes) == len(elements)
+    for node in screen.nodes:
+        assert elements[node.tag].bounds == node.bounds
+        assert elements[node.tag].full_resource_id == node.id

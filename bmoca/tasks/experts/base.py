@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from bmoca.bytecache import byte_lru
@@ -98,31 +98,29 @@ def _parsed(xml: str) -> tuple[Node, ...]:
     """The nodes of a dump seen lately (a screen that did not change dumps the same text),
     in document order, each with its post-order number (`bmoca.env.observations.translate`
     numbers every element that has bounds, children first)."""
-    nodes: list[Node] = []
-    count = 0
+    found: list[tuple[Any, re.Match[str]]] = []
+    numbered: list[Any] = []  # kept alive, so that their ids stay theirs
+    tags: dict[int, int] = {}
 
     def walk(el: Any) -> None:
-        nonlocal count
-        at = -1
         m = _BOUNDS.fullmatch(el.get("bounds", "")) if el.tag == "node" else None
         if m:
-            at = len(nodes)
-            nodes.append(Node(
-                id=el.get("resource-id", ""), text=el.get("text", ""),
-                desc=el.get("content-desc", ""), cls=el.get("class", ""),
-                package=el.get("package", ""), checked=el.get("checked") == "true",
-                scrollable=el.get("scrollable") == "true",
-                bounds=tuple(map(int, m.groups()))))  # type: ignore[arg-type]
+            found.append((el, m))
         for child in el:
             if isinstance(child.tag, str):
                 walk(child)
         if el.get("bounds") is not None:
-            if at >= 0:
-                nodes[at] = replace(nodes[at], tag=count)
-            count += 1
+            tags[id(el)] = len(numbered)
+            numbered.append(el)
 
-    walk(parse_dump(xml))
-    return tuple(nodes)
+    root = parse_dump(xml)
+    walk(root)
+    return tuple(Node(
+        id=el.get("resource-id", ""), text=el.get("text", ""), desc=el.get("content-desc", ""),
+        cls=el.get("class", ""), package=el.get("package", ""),
+        checked=el.get("checked") == "true", scrollable=el.get("scrollable") == "true",
+        bounds=tuple(map(int, m.groups())), tag=tags[id(el)])  # type: ignore[arg-type]
+        for el, m in found)
 
 
 def click(node: Node) -> Action:
@@ -219,15 +217,15 @@ class Expert:
 
 def scroll_list(screen: Screen, rows: str | None = None) -> Action:
     """Scroll a list down by less than its own height: JSON `scroll` on the list container
-    itself, so the finger goes from the container's centre to its top edge.
+    itself, so the finger goes from the container's centre to its top edge in 300 ms.
 
-    The drag is half the container, and Android 10's fling after the lift adds less than
-    the drag itself (RecyclerView's fling from a 300 ms `input swipe` of half a phone's
-    list, about 1,000-1,500 dp/s, coasts a fraction of that distance; the simulator adds
-    velocity / 2500 dp/s of it), so the list moves by less than the container's height:
-    no row can pass from below the container to above it unseen, which `shown_in_list`
-    relies on to keep count under rows taller than the move leaves in common. (A scroll of
-    the whole screen flings on for about a container's height or more.)
+    The drag is half the list, and what the list coasts after the lift is less than the
+    drag (the simulator's fling adds velocity / 2500 dp/s of it, under the drag for lists
+    under 1,500 dp; Android 10's OverScroller coasts about half to two thirds of it at
+    these speeds), so the list moves by less than its height: no row passes from below the
+    list to above it unseen, which `shown_in_list` relies on to keep count under rows
+    taller than the move leaves in common. (`SCROLL_DOWN`, from the screen's centre, flings
+    on by about a list's height or more: tall rows then leave nothing to count by.)
 
     The container is the innermost scrollable holding an element with id `rows` (or that
     element itself), else the largest scrollable on screen; with none, the screen is

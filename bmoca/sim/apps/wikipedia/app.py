@@ -4,7 +4,9 @@ sheet that leads to Settings, and each feed card's menu (Customize the feed).
 The bottom navigation (`main_nav_tab_layout`) has the items `nav_tab_explore`,
 `nav_tab_reading_lists`, `nav_tab_search`, `nav_tab_edits` (`selected` on the current
 one) and `nav_more_container`. The feed shows the enabled card types in their order, each
-with a header (`view_card_header_title`) and a menu (`view_list_card_header_menu`).
+with a header (`view_card_header_title`) and a menu (`view_list_card_header_menu`); the
+Featured article, Picture of the day and In the news cards lead with a picture across the
+card (`LEAD_IMAGE_CARDS`), the others show a thumbnail beside their article.
 """
 
 from __future__ import annotations
