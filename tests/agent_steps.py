@@ -8,6 +8,8 @@ from typing import Any
 from conftest import bounds, nodes
 
 import bmoca
+from bmoca.tasks import experts
+from bmoca.tasks.experts.base import Screen
 
 
 class Episode:
@@ -50,3 +52,26 @@ class Episode:
 
     def close(self) -> None:
         self.env.close()
+
+
+def play_plan(task_id: str, config: str, plan: list, max_actions: int = 20,
+              step_limit: int | None = None) -> tuple[Screen, list[dict], bool]:
+    """Play an expert `plan` (stages as task files write them) through env.step; the last
+    screen, the actions sent, and whether the task's criterion held at some step."""
+    expert = experts.build(plan)
+    limit = {} if step_limit is None else {"step_limit": step_limit}
+    env = bmoca.make(task_id, config=config, observation=("xml",), action="json", **limit)
+    try:
+        obs, _ = env.reset(seed=0)
+        expert.reset("")
+        sent, success = [], False
+        while expert.stage < len(plan) and len(sent) < max_actions:
+            action = expert.act(obs)
+            sent.append(action)
+            obs, reward, terminated, truncated, _ = env.step(action)
+            success = success or reward > 0
+            if terminated or truncated:
+                break
+        return Screen(obs["xml"]), sent, success
+    finally:
+        env.close()

@@ -4,37 +4,15 @@ played through `env.step` in a left-to-right phone and the 700 dpi right-to-left
 from __future__ import annotations
 
 import pytest
+from agent_steps import play_plan as play
 
-import bmoca
 from bmoca import tasks
 from bmoca.tasks import experts
-from bmoca.tasks.experts.base import Screen
 
 W = "org.wikipedia:id/"
 THEME_SHEET = [{"open_app": "org.wikipedia"}, {"tap_id": {"id": W + "nav_more_container"}},
                {"tap_id": {"id": W + "main_drawer_settings_container"}},
                {"tap_id": {"id": "android:id/title", "index": 2}}]
-
-
-def play(task_id: str, config: str, plan: list) -> tuple[Screen, list[dict], bool]:
-    """Play `plan` through env.step; the last screen, the actions sent, and whether the
-    task's criterion held."""
-    expert = experts.build(plan)
-    env = bmoca.make(task_id, config=config, observation=("xml",), action="json")
-    try:
-        obs, _ = env.reset(seed=0)
-        expert.reset("")
-        sent, success = [], False
-        while expert.stage < len(plan) and len(sent) < 20:
-            action = expert.act(obs)
-            sent.append(action)
-            obs, reward, terminated, truncated, _ = env.step(action)
-            success = success or reward > 0
-            if terminated or truncated:
-                break
-        return Screen(obs["xml"]), sent, success
-    finally:
-        env.close()
 
 
 @pytest.mark.parametrize("config", ["test_env_100", "test_env_108"])

@@ -23,7 +23,7 @@ from nearmiss.wikipedia import (
     toggle,
 )
 
-from bmoca import tasks
+from bmoca import configs, tasks
 from bmoca.device import DeviceConfig, connect
 
 PREFS = "/data/data/org.wikipedia/shared_prefs/org.wikipedia_preferences.xml"
@@ -156,7 +156,7 @@ def test_wikipedia_in_other_languages_and_themes(locale, dark, explore):
 
 def test_the_explore_feed_has_its_wordmark_search_bar_and_pictures():
     """The 2020-21 feed: the WIKIPEDIA wordmark (an image), a search bar above the cards
-    that opens Search, and each card's article with its picture as a thumbnail."""
+    that opens Search, the featured article's lead picture and Top read's thumbnail."""
     device = connect("sim", DeviceConfig())
     open_wikipedia(device)
     xml = device.dump_hierarchy()
@@ -166,14 +166,36 @@ def test_the_explore_feed_has_its_wordmark_search_bar_and_pictures():
     left, top, right, bottom = bounds(mark)
     ink = image[top:bottom, left:right, :3].min(axis=2) < 100
     assert 0.005 < ink.mean() < 0.3  # letters drawn, not an empty box
-    thumbs = nodes(xml, resource_id=W + "view_list_card_item_image")
-    assert len(thumbs) >= 2
-    for thumb in thumbs[:2]:
-        left, top, right, bottom = bounds(thumb)
+    for picture in (nodes(xml, resource_id=W + "view_featured_article_card_image")[0],
+                    nodes(xml, resource_id=W + "view_list_card_item_image")[0]):
+        left, top, right, bottom = bounds(picture)
         tones = image[top:bottom, left:right, :3].reshape(-1, 3)
         assert len(np.unique(tones, axis=0)) > 8  # a picture, not a grey tile
     tap_on(device, resource_id=W + "search_container")
     assert nodes(device.dump_hierarchy(), resource_id=W + "search_src_text", focused="true")
+
+
+@pytest.mark.parametrize("config", ["test_env_100", "test_env_109"])
+def test_a_lead_card_opens_with_a_picture_as_wide_as_the_card(config):
+    """FeaturedArticleCardView (and Picture of the day, In the news): under the header, a
+    picture across the whole card, then the title; Top read's card keeps a thumbnail beside
+    its article. On the tablet a card, and so its picture, is a 320 dp column wide."""
+    device = connect("sim", configs.get(config))
+    open_wikipedia(device)
+    xml = device.dump_hierarchy()
+    width = device.screenshot().shape[1]
+    lead = nodes(xml, resource_id=W + "view_featured_article_card_image")[0]
+    card = lead.getparent()
+    assert card.get("class") == "androidx.cardview.widget.CardView"
+    (left, top, right, bottom), (c_left, _, c_right, _) = bounds(lead), bounds(card)
+    assert (left, right) == (c_left, c_right)
+    header = bounds(card.xpath(f".//node[@resource-id='{W}view_card_header_title']")[0])
+    title = bounds(card.xpath(f".//node[@resource-id='{W}view_featured_article_card_article_title']")[0])
+    assert header[3] <= top and bottom <= title[1]  # between the header and the title
+    assert right - left > (0.9 if config == "test_env_100" else 0.25) * width
+    thumb = nodes(xml, resource_id=W + "view_list_card_item_image")[0]
+    t_left, _, t_right, _ = bounds(thumb)
+    assert t_right - t_left < 0.25 * (c_right - c_left)
 
 
 def test_an_english_article_is_left_aligned_in_an_arabic_ui():

@@ -196,11 +196,12 @@ KNOWN_DIFFERENCES = (
     ("Wikipedia: Explore feed", "resolved", "the toolbar shows the WIKIPEDIA wordmark (an "
      "ImageView: small capitals in Noto Serif, standing in for the logo's Linux Libertine); "
      "a 'Search Wikipedia' bar with its microphone leads the feed and opens Search; "
-     "each card's article shows its picture as a thumbnail (drawn: Earth, the Colosseum, "
-     "the Android 10 logo, the puzzle globe). The real Featured article and Picture of the "
-     "day cards lead with a full-width picture instead: cards that tall let one flung "
-     "scroll carry every title shown off the screen, which the experts' row counting "
-     "cannot follow, so they keep the thumbnail."),
+     "the Featured article, Picture of the day and In the news cards lead with a picture "
+     "across the whole card under their header (a 320 dp column wide on the tablet), the "
+     "list cards (Top read, Because you read, ...) show a thumbnail beside their article "
+     "(drawn: Earth, the Colosseum, the Android 10 logo, the puzzle globe). At the root: "
+     "the experts scroll a list by its own container (half of it, and the fling), so the "
+     "list moves by less than its height and they keep count of rows that tall."),
     ("Wikipedia: articles in right-to-left locales", "resolved", "an article is a web page "
      "with dir=\"ltr\": its English text is left-aligned in an Arabic or Urdu UI. At the "
      "root: gravity start/end is relative to the paragraph's direction "

@@ -27,6 +27,8 @@ from bmoca.tasks.experts import interruptions
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 SYSTEMUI = "com.android.systemui"
 SETTINGS = "com.android.settings"
+APPS_LIST = f"{LAUNCHER}:id/apps_list_view"
+"""The app drawer's list: present only while the drawer is open."""
 ROUTES = ("launcher", "shade")
 """How an expert opens Settings: its launcher icon (the reference's way), or the gear of
 the notification shade (a path that looks the same on every home-screen layout)."""
@@ -44,6 +46,8 @@ class Node:
     checked: bool
     scrollable: bool
     bounds: tuple[int, int, int, int]
+    tag: int = -1
+    """The element's number in the env's post-order numbering (a JSON action's `index`)."""
 
     @property
     def center(self) -> tuple[int, int]:
@@ -91,19 +95,32 @@ class Screen:
 
 @byte_lru(PARSED_BYTES, maxsize=DUMPS_KEPT)
 def _parsed(xml: str) -> tuple[Node, ...]:
-    """The nodes of a dump seen lately (a screen that did not change dumps the same text)."""
-    nodes = []
-    for el in parse_dump(xml).iter("node"):
-        m = _BOUNDS.fullmatch(el.get("bounds", ""))
-        if not m:
-            continue
-        nodes.append(Node(
-            id=el.get("resource-id", ""), text=el.get("text", ""),
-            desc=el.get("content-desc", ""), cls=el.get("class", ""),
-            package=el.get("package", ""), checked=el.get("checked") == "true",
-            scrollable=el.get("scrollable") == "true",
-            bounds=tuple(map(int, m.groups()))))  # type: ignore[arg-type]
-    return tuple(nodes)
+    """The nodes of a dump seen lately (a screen that did not change dumps the same text),
+    in document order, each with its post-order number (`bmoca.env.observations.translate`
+    numbers every element that has bounds, children first)."""
+    found: list[tuple[Any, re.Match[str]]] = []
+    numbered: list[Any] = []  # kept alive, so that their ids stay theirs
+    tags: dict[int, int] = {}
+
+    def walk(el: Any) -> None:
+        m = _BOUNDS.fullmatch(el.get("bounds", "")) if el.tag == "node" else None
+        if m:
+            found.append((el, m))
+        for child in el:
+            if isinstance(child.tag, str):
+                walk(child)
+        if el.get("bounds") is not None:
+            tags[id(el)] = len(numbered)
+            numbered.append(el)
+
+    root = parse_dump(xml)
+    walk(root)
+    return tuple(Node(
+        id=el.get("resource-id", ""), text=el.get("text", ""), desc=el.get("content-desc", ""),
+        cls=el.get("class", ""), package=el.get("package", ""),
+        checked=el.get("checked") == "true", scrollable=el.get("scrollable") == "true",
+        bounds=tuple(map(int, m.groups())), tag=tags[id(el)])  # type: ignore[arg-type]
+        for el, m in found)
 
 
 def click(node: Node) -> Action:
@@ -125,7 +142,9 @@ def click_at(node: Node, fx: float) -> Action:
 
 
 SCROLL_DOWN: Action = {"action_type": "scroll", "direction": "down"}
-"""Reveal what is below: the finger moves up from the centre of the screen."""
+"""Reveal what is below: the finger moves up from the centre of the screen to its top edge
+(on the home screen, the swipe up that opens the app drawer). Too long a move for a list:
+the 300 ms swipe flings on, and the list travels about a container's height or more."""
 PULL_SHADE: Action = {"action_type": "swipe", "direction": "down"}
 """The finger moves down from the top edge: the notification shade comes down."""
 HOME: Action = {"action_type": "navigate_home"}
@@ -184,12 +203,48 @@ class Expert:
         self._next()
         return action
 
-    def scroll_or_fail(self, screen: Screen, why: str, limit: int = 8) -> Action:
+    def scroll_or_fail(self, screen: Screen, why: str, limit: int = 8,
+                       rows: str | None = None, action: Action | None = None) -> Action:
+        """The next scroll down the list that holds the elements with id `rows` (see
+        `scroll_list`), or `action` instead; ExpertStuck after `limit` of them in this
+        stage."""
         count = self.scratch.get("scrolls", 0)
         if count >= limit:
             raise ExpertStuck(f"stage {self.stage}: {why} (after {count} scrolls)")
         self.scratch["scrolls"] = count + 1
+        return action if action is not None else scroll_list(screen, rows)
+
+
+def scroll_list(screen: Screen, rows: str | None = None) -> Action:
+    """Scroll a list down by less than its own height: JSON `scroll` on the list container
+    itself, so the finger goes from the container's centre to its top edge in 300 ms.
+
+    The drag is half the list, and what the list coasts after the lift is less than the
+    drag (the simulator's fling adds velocity / 2500 dp/s of it, under the drag for lists
+    under 1,500 dp; Android 10's OverScroller coasts about half to two thirds of it at
+    these speeds), so the list moves by less than its height: no row passes from below the
+    list to above it unseen, which `shown_in_list` relies on to keep count under rows
+    taller than the move leaves in common. (`SCROLL_DOWN`, from the screen's centre, flings
+    on by about a list's height or more: tall rows then leave nothing to count by.)
+
+    The container is the innermost scrollable holding an element with id `rows` (or that
+    element itself), else the largest scrollable on screen; with none, the screen is
+    scrolled (`SCROLL_DOWN`)."""
+    container = list_container(screen, rows)
+    if container is None or container.tag < 0:
         return SCROLL_DOWN
+    return {"action_type": "scroll", "index": container.tag, "direction": "down"}
+
+
+def list_container(screen: Screen, rows: str | None = None) -> Node | None:
+    """The scroll container of the list that holds the elements with id `rows` (see
+    `scroll_list`)."""
+    lists = [n for n in screen.nodes if n.scrollable and n.height > 0]
+    for node in screen.all(rows) if rows else ():
+        holders = [n for n in lists if _inside(node.bounds, n.bounds)]
+        if holders:
+            return holders[-1]
+    return max(lists, key=lambda n: n.height * (n.bounds[2] - n.bounds[0]), default=None)
 
 
 # -- stages shared by the app experts ----------------------------------------------------------
@@ -225,7 +280,10 @@ def toward_launcher_icon(package: str, screen: Screen, expert: Expert,
              and n.text in labels and n.height > 0]
     if icons:
         return act(icons[0])
-    return expert.scroll_or_fail(screen, f"no launcher icon for {package}")
+    # on the home screen, the swipe up that opens the app drawer; in it, a scroll of its list
+    home = None if screen.has(APPS_LIST) else SCROLL_DOWN
+    return expert.scroll_or_fail(screen, f"no launcher icon for {package}", rows=APPS_LIST,
+                                 action=home)
 
 
 def tap_id(id: str, index: int = 0, act: Callable[[Node], Action] = click) -> Stage:
@@ -241,7 +299,7 @@ def tap_id(id: str, index: int = 0, act: Callable[[Node], Action] = click) -> St
         node = shown_in_list(screen, expert, id, index)
         if node is not None:
             return expert.advance_after(act(node))
-        return expert.scroll_or_fail(screen, f"no {id} #{index} on screen")
+        return expert.scroll_or_fail(screen, f"no {id} #{index} on screen", rows=id)
 
     return stage
 
@@ -270,20 +328,23 @@ def _identity(node: Node) -> tuple[str, str]:
 
 
 def _first_visible_index(found: list[Node], expert: Expert) -> int:
-    """Index in the whole list of the first element shown now (0 before any scroll)."""
+    """Index in the whole list of the first element shown now (0 before any scroll).
+
+    The rows shown before and after a scroll are lined up where they have rows in common.
+    Rows taller than the scroll leaves in common (Wikipedia's feed cards with their lead
+    pictures) may have none: then every row shown before went off the top, and since the
+    expert's scroll (`scroll_list`) moves the list by less than its container's height,
+    no row passed unseen, so the first row shown now is the one after the last shown."""
     before = expert.scratch.get("before_scroll")
     if before is None:
         return 0
     previous, first = before
-    if not previous:  # none was shown before the scroll: the first now is the next one
-        return first
     now = [_identity(n) for n in found]
     for offset in range(len(previous)):
         overlap = min(len(previous) - offset, len(now))
         if overlap and previous[offset:offset + overlap] == now[:overlap]:
             return first + offset
-    raise ExpertStuck(f"stage {expert.stage}: lost track of the list while scrolling "
-                      "(no row in common before and after the scroll)")
+    return first + len(previous)
 
 
 def set_switch(id: str, index: int = 0, *, checked: bool | None = None) -> Stage:
@@ -292,7 +353,8 @@ def set_switch(id: str, index: int = 0, *, checked: bool | None = None) -> Stage
     def stage(screen: Screen, expert: Expert) -> Action | None:
         found = screen.all(id)
         if len(found) <= index or not _fully_shown(found[index], screen):
-            return expert.scroll_or_fail(screen, f"no switch {id} #{index} on screen")
+            return expert.scroll_or_fail(screen, f"no switch {id} #{index} on screen",
+                                          rows=id)
         switch = found[index]
         if checked is not None and switch.checked == checked:
             return None
@@ -307,7 +369,8 @@ def slide(id: str, index: int, fraction: float) -> Stage:
     def stage(screen: Screen, expert: Expert) -> Action | None:
         found = screen.all(id)
         if len(found) <= index or not _fully_shown(found[index], screen):
-            return expert.scroll_or_fail(screen, f"no slider {id} #{index} on screen")
+            return expert.scroll_or_fail(screen, f"no slider {id} #{index} on screen",
+                                          rows=id)
         fx = 1.0 - fraction if expert.memory.get("rtl") else fraction
         return expert.advance_after(click_at(found[index], fx))
 
@@ -325,7 +388,8 @@ def slide_to(id: str, index: int, value: int, low: int, high: int) -> Stage:
     def stage(screen: Screen, expert: Expert) -> Action | None:
         found = screen.all(id)
         if len(found) <= index or not _fully_shown(found[index], screen):
-            return expert.scroll_or_fail(screen, f"no slider {id} #{index} on screen")
+            return expert.scroll_or_fail(screen, f"no slider {id} #{index} on screen",
+                                          rows=id)
         fraction = (value - low) / (high - low)
         fx = 1.0 - fraction if expert.memory.get("rtl") else fraction
         x1, _y1, x2, _y2 = found[index].bounds

@@ -44,6 +44,9 @@ def _a(name: str) -> str:
     return f"android:id/{name}"
 
 
+ALARMS = _c("alarm_recycler_view")
+
+
 def launch(package: str) -> Action | None:
     """AndroidWorld's `open_app` action (one step, no launcher) until the app is in front."""
 
@@ -227,7 +230,8 @@ def set_days(days: Sequence[str] | str = (), repeat: bool = True):
         buttons = screen.all(_c("day_button_box"))
         fab = screen.first(_c("fab_container"))
         if len(buttons) != 7 or not all(_clear(b, screen, fab) for b in buttons):
-            return expert.scroll_or_fail(screen, "no alarm with its day buttons on screen")
+            return expert.scroll_or_fail(
+                screen, "no alarm with its day buttons on screen", rows=ALARMS)
         current = set()
         for button in buttons:
             day = weekdays.day_of_name(button.desc)
@@ -284,7 +288,8 @@ def clock_reveal(id: str):
         if node is None and ups < 6:
             expert.scratch["ups"] = ups + 1
             return SCROLL_UP
-        return expert.scroll_or_fail(screen, f"no {id} clear of the floating buttons")
+        return expert.scroll_or_fail(
+            screen, f"no {id} clear of the floating buttons", rows=ALARMS)
 
     return stage
 
@@ -300,7 +305,8 @@ def clock_tap(id: str, index: int = 0):
         node = shown_in_list(screen, expert, id, index, lambda n: _clear(n, screen, fab))
         if node is not None:
             return expert.advance_after(click(node))
-        return expert.scroll_or_fail(screen, f"no {id} #{index} clear of the floating buttons")
+        return expert.scroll_or_fail(
+            screen, f"no {id} #{index} clear of the floating buttons", rows=ALARMS)
 
     return stage
 
@@ -322,7 +328,8 @@ def clock_card(label: str, part: str = "digital_clock"):
                 if target is not None and _clear(target, screen, fab):
                     return expert.advance_after(click(target))
                 break
-        return expert.scroll_or_fail(screen, f"no {part} of the card labelled {label!r}")
+        return expert.scroll_or_fail(
+            screen, f"no {part} of the card labelled {label!r}", rows=ALARMS)
 
     return stage
 

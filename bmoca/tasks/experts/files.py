@@ -64,7 +64,8 @@ def files_row(name: str, long: bool = False):
             for node in screen.all("android:id/title"):
                 if node.text == name and contains(listing.bounds, node.bounds):
                     return expert.advance_after(long_press(node) if long else click(node))
-        return expert.scroll_or_fail(screen, f"no row {name!r} in the Files list")
+        return expert.scroll_or_fail(screen, f"no row {name!r} in the Files list",
+                                     rows=f"{PACKAGE}:id/dir_list")
 
     return stage
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bmoca.formats import apps as app_table
 from bmoca.tasks.experts.base import (
+    APPS_LIST,
     LAUNCHER,
     SCROLL_DOWN,
     Action,
@@ -27,8 +28,6 @@ from bmoca.tasks.experts.base import (
     toward_launcher_icon,
 )
 
-DRAWER = f"{LAUNCHER}:id/apps_list_view"
-"""The app drawer's list: present only while the drawer is open."""
 POPUP = f"{LAUNCHER}:id/deep_shortcuts_container"
 POPUP_HEADER = f"{LAUNCHER}:id/system_shortcut_icons"
 POPUP_ROW = f"{LAUNCHER}:id/bubble_text"
@@ -70,7 +69,7 @@ def open_from_drawer(package: str) -> Stage:
     def stage(screen: Screen, expert: Expert) -> Action | None:
         if screen.package == package:
             return None
-        if screen.package == LAUNCHER and not screen.has(DRAWER):
+        if screen.package == LAUNCHER and not screen.has(APPS_LIST):
             return SCROLL_DOWN  # the finger moves up from the centre: the drawer opens
         return toward_launcher_icon(package, screen, expert, click)
 
@@ -209,7 +208,7 @@ def tap_id_each(id: str, indices: list[int]) -> Stage:
             return None
         node = shown_in_list(screen, expert, id, wanted[done])
         if node is None:
-            return expert.scroll_or_fail(screen, f"no {id} #{wanted[done]} on screen")
+            return expert.scroll_or_fail(screen, f"no {id} #{wanted[done]} on screen", rows=id)
         expert.scratch["tapped"] = done + 1
         return click(node)
 
@@ -261,7 +260,7 @@ def answer_text(id: str, index: int = 0) -> Stage:
     def stage(screen: Screen, expert: Expert) -> Action | None:
         node = shown_in_list(screen, expert, id, index)
         if node is None:
-            return expert.scroll_or_fail(screen, f"no {id} #{index} on screen")
+            return expert.scroll_or_fail(screen, f"no {id} #{index} on screen", rows=id)
         return expert.advance_after({"action_type": "answer", "text": node.text})
 
     return stage

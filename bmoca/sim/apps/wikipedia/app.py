@@ -4,7 +4,9 @@ sheet that leads to Settings, and each feed card's menu (Customize the feed).
 The bottom navigation (`main_nav_tab_layout`) has the items `nav_tab_explore`,
 `nav_tab_reading_lists`, `nav_tab_search`, `nav_tab_edits` (`selected` on the current
 one) and `nav_more_container`. The feed shows the enabled card types in their order, each
-with a header (`view_card_header_title`) and a menu (`view_list_card_header_menu`).
+with a header (`view_card_header_title`) and a menu (`view_list_card_header_menu`); the
+Featured article, Picture of the day and In the news cards lead with a picture across the
+card (`LEAD_IMAGE_CARDS`), the others show a thumbnail beside their article.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from bmoca.sim.system.intent import Intent
 from bmoca.sim.ui.view import MATCH, WRAP, View, column, frame, icon, row, scroller, text
 
 MAIN = f"{PACKAGE}.main.MainActivity"
+LEAD_IMAGE_CARDS = {"featured_article": "view_featured_article_card_image",
+                    "picture_of_the_day": "view_featured_image_card_image",
+                    "in_the_news": "view_news_fullscreen_header_image"}
+"""Cards the real feed leads with a full-width picture across the card's top, under the
+header (FeaturedArticleCardView, FeaturedImageCardView, the news card); the list cards
+(Top read, Because you read, ...) show a thumbnail beside each article instead."""
+LEAD_IMAGE_DP = 180
 THUMBNAIL_DP = 56
-"""Each card's article shows its picture as a thumbnail at the end of its row. (The real
-Featured article and Picture of the day cards lead with a full-width picture; cards that
-tall let one flung scroll carry every card title shown off the screen, which the experts'
-row counting cannot follow, so they keep the thumbnail.)"""
 FEED_MIN_COLUMN_DP = 320
 """`view_feed_min_column_width`: the Explore feed (an AutoFitRecyclerView of staggered
 columns) has a column per 320 dp, three across the 1200 dp landscape tablet; here the cards
@@ -175,9 +180,13 @@ class MainActivity(Activity):
         def menu() -> None:
             self.card_menu = index
 
-        image = View(cls="android.widget.ImageView", id=wid("view_list_card_item_image"),
-                     width=THUMBNAIL_DP, height=THUMBNAIL_DP, corner=4,
-                     draw=picture_painter(article.title), margin=(12, 0, 0, 0))
+        lead = LEAD_IMAGE_CARDS.get(key)
+        image = View(cls="android.widget.ImageView",
+                     id=wid(lead or "view_list_card_item_image"),
+                     width=MATCH if lead else THUMBNAIL_DP,
+                     height=LEAD_IMAGE_DP if lead else THUMBNAIL_DP, corner=0 if lead else 4,
+                     draw=picture_painter(article.title),
+                     margin=(0, 0, 0, 12) if lead else (12, 0, 0, 0))
 
         return column(
             row(text(ctx.t(f"wiki.card.{key}"), id=wid("view_card_header_title"),
@@ -186,12 +195,13 @@ class MainActivity(Activity):
                 icon_button(ctx, "more_vert", ctx.t("wiki.more_options"), menu, c.secondary,
                             wid("view_list_card_header_menu")),
                 width=MATCH, height=48, gravity="center_vertical", padding=(16, 0, 0, 0)),
+            image if lead else None,
             row(column(text(article.title, text_size=20, text_color=c.text, text_direction="ltr",
                             id=wid("view_featured_article_card_article_title"), width=MATCH),
                        text(article.description, text_size=14, text_color=c.secondary,
                             max_lines=2, text_direction="ltr", width=MATCH),
                        width=0, weight=1),
-                image,
+                None if lead else image,
                 width=MATCH, padding=(16, 0, 16, 16), clickable=True, gravity="center_vertical",
                 on_click=lambda: open_article(ctx, article.title)),
             cls="androidx.cardview.widget.CardView", width=MATCH, bg=c.surface, corner=8,
