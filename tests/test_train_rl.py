@@ -191,7 +191,7 @@ def test_bad_rl_input_is_one_clear_error(tmp_path):
     assert result.exit_code == 2 and "unknown configuration 'train_env_999'" in result.output
     result = CliRunner().invoke(app, ["train", "ppo", "--out", str(tmp_path / "x.pt"),
                                       "--task", "gmail/nope"])
-    assert result.exit_code == 2 and "unknown task id" in result.output
+    assert result.exit_code == 2 and "'gmail/nope' names no task" in result.output
     result = CliRunner().invoke(app, ["train", "ppo", "--out", str(tmp_path / "x.pt"),
                                       "--critic", "both", "--timesteps", "10"])
     assert result.exit_code == 2

@@ -41,8 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bmoca.eval.store import EpisodeRow, StepRow
 from bmoca.env.targets import is_checkpoint, lcs_rows, step_target
+from bmoca.eval.store import EpisodeRow, StepRow
 
 __all__ = ["is_checkpoint", "step_target"]  # re-exported: the runner's step targets
 
