@@ -184,8 +184,14 @@ def make_model(network: Policy, settings: Any, vec: Any, goals: str | Sequence[s
         policy = model.policy
         if regularized:
             frozen = _frozen(nn.ModuleList([policy.pi_features_extractor, policy.action_net]))
+            from stable_baselines3.common.preprocessing import preprocess_obs
+
+            def reference(obs: Any) -> torch.Tensor:
+                return frozen[1](frozen[0](preprocess_obs(obs, policy.observation_space,
+                                                          policy.normalize_images)))
+
             model.regularizer = Regularizer(
-                policy.logits, lambda obs: frozen[1](policy.extract_features(obs, frozen[0])),
+                policy.logits, reference,
                 kl_coef=settings.kl_coef, bc_coef=settings.bc_coef, demos=demos,
                 batch_size=settings.batch_size, device=model.device)
             install_ppo_hook(policy, model.regularizer)

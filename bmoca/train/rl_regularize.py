@@ -71,12 +71,12 @@ class Regularizer:
             with torch.no_grad():
                 reference = self.reference(observations)
             kl = kl_to_reference(reference, self.logits(observations))
-            self.last["kl"] = float(kl)
+            self.last["kl"] = float(kl.detach())
             total = self.kl_coef * kl
         if self.bc_coef:
             batch = self.demos.sample(self.batch_size, self.device)
             ce = functional.cross_entropy(self.logits(batch.observations), batch.actions[:, 0])
-            self.last["bc"] = float(ce)
+            self.last["bc"] = float(ce.detach())
             total = self.bc_coef * ce if total is None else total + self.bc_coef * ce
         return total
 
