@@ -105,9 +105,8 @@ def sb3_classes() -> dict[str, Any]:
 
         def _batch(self, batch_size: int) -> tuple[Any, int]:
             """The replay batch with the demonstration part appended; its size."""
-            own = self.replay_buffer.sample(batch_size - self._demo_share(batch_size),
-                                            env=self._vec_normalize_env)
             share = self._demo_share(batch_size)
+            own = self.replay_buffer.sample(batch_size - share, env=self._vec_normalize_env)
             if not share:
                 return own, 0
             demo = self.demos.sample(share, self.device)
