@@ -103,10 +103,9 @@ def test_rl_starts_from_the_bc_policy_itself(algo):
         obs_tensor = model.policy.obs_to_tensor(observation)[0]
         if algo == "ppo":
             got = model.policy.get_distribution(obs_tensor).distribution.logits
-            expected = torch.log_softmax(expected, -1)
-        else:
+        else:  # Q = V + log pi with V = 0 at the start: greedy DQN is the BC policy
             got = model.policy.q_net(obs_tensor)
-    assert torch.allclose(got, expected, atol=1e-5)
+    assert torch.allclose(got, torch.log_softmax(expected, -1), atol=1e-5)
     assert tuned() is not network  # training changes a copy, never the caller's network
     vec.close()
 

@@ -2,7 +2,7 @@
 
 The BC network is the whole model: its encoders and hidden layers are SB3's features
 extractor, its last layer is PPO's action head (or DQN's Q head), so training starts from
-exactly the BC policy. The observation is a dict of the screen and the task's index
+exactly the BC policy (DQN's Q-values as V + log π, `PolicyQ`). The observation is a dict of the screen and the task's index
 (`TaskEnv(goal_observation=True)`); the extractor hands the network that task's goal
 text, so one network plays every task of a multi-task run, as it was cloned to.
 
@@ -31,6 +31,29 @@ from bmoca.train.rl_demos import Demonstrations
 from bmoca.train.rl_regularize import Regularizer, install_ppo_hook, margin_loss
 
 __all__ = ["make_model", "sb3_classes"]
+
+
+class PolicyQ(nn.Module):
+    """Q(s, a) = V(s) + log π(a|s): the BC network's logits layer as a log-policy, beside a
+    state value that starts at 0.
+
+    Why not the logits themselves as Q-values: logits are no values. The first TD targets
+    (returns between 0 and 1) pull the logits of the actions taken toward them and leave
+    the others where they were, so the BC action, typically the largest logit, is pulled
+    down below some untried one, and the greedy policy falls apart within a few hundred
+    steps (measured: docs/training.md). As V + log π, the starting Q-values order the
+    actions as BC does (greedy DQN is BC), every untried action sits log π below the
+    state's value, and what TD learns for a tried action moves it within that scale."""
+
+    def __init__(self, logits: nn.Linear) -> None:
+        super().__init__()
+        self.logits = logits
+        self.value = nn.Linear(logits.in_features, 1)
+        nn.init.zeros_(self.value.weight)
+        nn.init.zeros_(self.value.bias)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        return self.value(features) + torch.log_softmax(self.logits(features), dim=-1)
 
 
 @cache
@@ -80,12 +103,12 @@ def sb3_classes() -> dict[str, Any]:
             return self.get_distribution(obs).distribution.logits
 
     class QPolicy(DQNPolicy):
-        """DQN's policy whose Q head starts as the BC network's last layer (logits as Q)."""
+        """DQN's policy whose Q head is `PolicyQ` on the BC network's last layer."""
 
         def _build(self, lr_schedule) -> None:
             super()._build(lr_schedule)
             for net in (self.q_net, self.q_net_target):
-                net.q_net = nn.Sequential(net.features_extractor.network.head[-1])
+                net.q_net = PolicyQ(net.features_extractor.network.head[-1])
             self.q_net_target.load_state_dict(self.q_net.state_dict())
             self.q_net_target.set_training_mode(False)
             self.optimizer = self.optimizer_class(self.q_net.parameters(), lr=lr_schedule(1),
