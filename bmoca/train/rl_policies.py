@@ -43,7 +43,9 @@ class PolicyQ(nn.Module):
     down below some untried one, and the greedy policy falls apart within a few hundred
     steps (measured: docs/training.md). As V + log π, the starting Q-values order the
     actions as BC does (greedy DQN is BC), every untried action sits log π below the
-    state's value, and what TD learns for a tried action moves it within that scale."""
+    state's value, and what TD learns for a tried action moves it within that scale. It
+    keeps BC's greedy success only with DQfD's margin loss beside it (`--demos`): alone,
+    TD soon values ε's random taps as highly as the expert's (measured, same page)."""
 
     def __init__(self, logits: nn.Linear) -> None:
         super().__init__()
