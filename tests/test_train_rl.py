@@ -103,10 +103,9 @@ def test_rl_starts_from_the_bc_policy_itself(algo):
         obs_tensor = model.policy.obs_to_tensor(observation)[0]
         if algo == "ppo":
             got = model.policy.get_distribution(obs_tensor).distribution.logits
-            expected = torch.log_softmax(expected, -1)
-        else:
+        else:  # Q = V + log pi with V = 0 at the start: greedy DQN is the BC policy
             got = model.policy.q_net(obs_tensor)
-    assert torch.allclose(got, expected, atol=1e-5)
+    assert torch.allclose(got, torch.log_softmax(expected, -1), atol=1e-5)
     assert tuned() is not network  # training changes a copy, never the caller's network
     vec.close()
 
@@ -191,7 +190,7 @@ def test_bad_rl_input_is_one_clear_error(tmp_path):
     assert result.exit_code == 2 and "unknown configuration 'train_env_999'" in result.output
     result = CliRunner().invoke(app, ["train", "ppo", "--out", str(tmp_path / "x.pt"),
                                       "--task", "gmail/nope"])
-    assert result.exit_code == 2 and "unknown task id" in result.output
+    assert result.exit_code == 2 and "'gmail/nope' names no task" in result.output
     result = CliRunner().invoke(app, ["train", "ppo", "--out", str(tmp_path / "x.pt"),
                                       "--critic", "both", "--timesteps", "10"])
     assert result.exit_code == 2

@@ -346,9 +346,20 @@ PAPER_RL_CONFIGS = ("train_env_000", "train_env_001", "train_env_002", "train_en
 """§6.7: the 10 training environments of the paper's sparse-reward RL runs."""
 
 
+def _horizon(value: str) -> int:
+    """`--horizon`: steps per episode, or `task` (0): each task's own step limit."""
+    if value == "task":
+        return 0
+    if not value.isdigit() or int(value) < 1:
+        raise typer.BadParameter(f"{value!r} is neither a positive number of steps nor 'task'")
+    return int(value)
+
+
 def _rl_command(algo: str):
     def command(
-        task_id: str = typer.Option("gmail/open_Gmail", "--task", help="the task to train on"),
+        task_id: str = typer.Option("gmail/open_Gmail", "--task",
+                                    help="the task to train on, or several as a task spec "
+                                    "(settings: the 15 Settings tasks; each episode draws one)"),
         init: Path = typer.Option(None, help="a BC checkpoint to start from (default: a fresh "
                                   "small policy)"),
         out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:/ppo:/dqn:)",
@@ -363,9 +374,11 @@ def _rl_command(algo: str):
         envs: int = typer.Option(2, min=1, help="phones stepped in parallel"),
         subprocess: bool = typer.Option(False, help="one process per phone (SubprocVecEnv) "
                                         "instead of all in this one"),
-        horizon: int = typer.Option(5, min=1, help="steps per episode (§6.7: 5)"),
+        horizon_spec: str = typer.Option("5", "--horizon", help="steps per episode (§6.7: 5), "
+                                         "or task: each task's own step limit"),
         gamma: float = typer.Option(0.9, help="discount (§6.7: 0.9)"),
-        lr: float = typer.Option(2e-4),
+        lr: float = typer.Option(2e-4 if algo == "ppo" else 1e-4,
+                                 help="Adam's learning rate (§6.7: 2e-4)"),
         rollout_steps: int = typer.Option(25, min=1, help="PPO: steps per phone between "
                                           "updates; DQN: target-net update period"),
         critic: str = typer.Option(
@@ -375,10 +388,27 @@ def _rl_command(algo: str):
         success_fraction: float = typer.Option(
             0.25, min=0.0, max=0.95, help="DQN: share of each batch drawn from successful "
             "episodes' transitions (E.1's success and failure buffers; 0: one uniform buffer)"),
-        shaping: bool = typer.Option(False, help="reward i/N on reaching the expert's i-th "
-                                     "screen (the paper's Call 911 run)"),
-        off_path_reward: float = typer.Option(-1.0, help="with --shaping: reward of a step "
-                                              "that reaches no further expert screen"),
+        shaping: str = typer.Option(
+            "none", help="none; path: reward i/N on reaching the expert's i-th screen (the "
+            "paper's Call 911 run); progress: potential-based reward for sub-goal progress "
+            "(the CheckPoint metric)"),
+        off_path_reward: float = typer.Option(-1.0, help="with --shaping path: reward of a "
+                                              "step that reaches no further expert screen"),
+        route: str = typer.Option("launcher", help="with --shaping: how the experts whose "
+                                  "paths are the reference open Settings (launcher or shade: "
+                                  "as the BC demonstrations did)"),
+        kl_coef: float = typer.Option(0.0, min=0.0, help="weight of KL(BC policy || policy) "
+                                      "on the trained states (the frozen starting policy)"),
+        bc_coef: float = typer.Option(0.0, min=0.0, help="weight of the cross-entropy of "
+                                      "the expert's actions on --demos batches"),
+        demos: Path = typer.Option(None, help="a demonstration dataset (bmoca demos generate "
+                                   "--play discrete) for --bc-coef and, for DQN, DQfD: kept "
+                                   "in every batch with a large-margin loss"),
+        demo_fraction: float = typer.Option(0.25, min=0.0, max=0.9, help="DQN with --demos: "
+                                            "share of each batch from the demonstrations"),
+        margin: float = typer.Option(0.8, min=0.0, help="DQN with --demos: DQfD's margin"),
+        margin_coef: float = typer.Option(1.0, min=0.0, help="DQN with --demos: weight of "
+                                          "the large-margin loss"),
         eval_every: int = typer.Option(5, min=0, help="iterations between greedy "
                                        "evaluations (0: at the end only)"),
         curve_path: Path = typer.Option(None, "--curve", help="JSON lines of the learning "
@@ -390,14 +420,12 @@ def _rl_command(algo: str):
         resume: bool = resume_option(),
     ) -> None:
         with _training(threads) as torch:
-            from bmoca import configs, tasks
+            from bmoca import configs
             from bmoca.train import bc, rl
             from bmoca.train.models import build_policy, new_config
 
-            try:
-                task = tasks.get(task_id)
-            except tasks.TaskError as exc:
-                raise ValueError(str(exc)) from None
+            chosen = rl.run_tasks(task_id)
+            horizon = _horizon(horizon_spec)
             train_ids = (list(PAPER_RL_CONFIGS) if config_spec == "paper"
                          else _config_list(config_spec))
             eval_ids = ([] if eval_spec == "none" else list(configs.ids("test"))
@@ -406,12 +434,17 @@ def _rl_command(algo: str):
                 configs.get(cid)  # an unknown id is one clear error before any phone starts
             torch.manual_seed(seed)
             network = bc.load(init) if init else build_policy(new_config())
-            settings = rl.RLSettings(algo=algo, task=task.id, configs=train_ids,
+            settings = rl.RLSettings(algo=algo, task=chosen[0].id if len(chosen) == 1
+                                     else task_id, configs=train_ids,
                                      eval_configs=eval_ids, timesteps=timesteps, envs=envs,
                                      subprocess=subprocess, horizon=horizon, gamma=gamma,
                                      lr=lr, rollout_steps=rollout_steps,
                                      batch_size=min(64, rollout_steps * envs),
                                      shaping=shaping, off_path_reward=off_path_reward,
+                                     route=route, kl_coef=kl_coef, bc_coef=bc_coef,
+                                     demos=str(demos.resolve()) if demos else None,
+                                     demo_fraction=demo_fraction, margin=margin,
+                                     margin_coef=margin_coef,
                                      success_fraction=success_fraction, critic=critic,
                                      eval_every=eval_every, seed=seed, device=device)
             checkpointing = _checkpointing(out, checkpoint_every, resume, algo, settings,
@@ -434,7 +467,7 @@ def _rl_command(algo: str):
                                   "greedy_train": last.get("greedy_train"),
                                   "greedy_eval": last.get("greedy_eval")}))
 
-    command.__doc__ = (f"{algo.upper()} fine-tuning of a BC checkpoint on one task "
+    command.__doc__ = (f"{algo.upper()} fine-tuning of a BC checkpoint on one task or several "
                        "(stable-baselines3); writes a checkpoint and its learning curve.")
     return command
 

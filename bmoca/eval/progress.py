@@ -41,8 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bmoca.env.targets import is_checkpoint, lcs_rows, step_target
 from bmoca.eval.store import EpisodeRow, StepRow
-from bmoca.eval.targets import is_checkpoint, step_target
 
 __all__ = ["is_checkpoint", "step_target"]  # re-exported: the runner's step targets
 
@@ -68,19 +68,6 @@ def reference_of(steps: Sequence[StepRow], success: bool = True) -> Reference | 
         return None
     targets = [s.info.get("target") for s in steps if s.valid]
     return Reference(len(steps), tuple(t for t in targets if is_checkpoint(t)), success)
-
-
-def _lcs_rows(ref: Sequence[str], seq: Sequence[str]) -> list[int]:
-    """lengths[j] = LCS(ref[:j], seq) for j = 0..len(ref)."""
-    prev = [0] * (len(seq) + 1)
-    lengths = [0]
-    for j in range(1, len(ref) + 1):
-        row = [0] * (len(seq) + 1)
-        for i in range(1, len(seq) + 1):
-            row[i] = prev[i - 1] + 1 if ref[j - 1] == seq[i - 1] else max(prev[i], row[i - 1])
-        lengths.append(row[-1])
-        prev = row
-    return lengths
 
 
 @dataclass(frozen=True)
@@ -127,7 +114,7 @@ def score_episode(episode: EpisodeRow, steps: Sequence[StepRow], ref: Reference 
             progress = completion = 0.0
         else:
             agent = [s.info.get("target") or "" for s in steps if s.valid]
-            lengths = _lcs_rows(ref.checkpoints, agent)
+            lengths = lcs_rows(ref.checkpoints, agent)
             total = len(ref.checkpoints)
             progress = lengths[-1] / total
             last = max((j for j in range(1, total + 1) if lengths[j] > lengths[j - 1]), default=0)

@@ -161,20 +161,6 @@ def _gesture(env: BmocaEnv, action: Any) -> list[dict[str, Any]] | None:
         return None
 
 
-def _target(env: BmocaEnv, action: Any) -> str | None:
-    """What the action acts on (`bmoca.eval.progress.step_target`); None when invalid."""
-    from bmoca.eval.targets import step_target
-
-    try:
-        commands = env.action_mode.convert(action, env._screen)
-    except (act.InvalidAction, ValueError):
-        return None
-    xml = env._xml
-    if xml is None and env.device.state_fingerprint() is not None:  # a simulator: cheap
-        xml = env.device.dump_hierarchy()
-    return step_target(commands, xml)
-
-
 def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
          env_options: dict[str, Any] | None = None, save_screens: bool = False,
          targets: bool = True) -> Outcome:
@@ -186,6 +172,8 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
     info the pixel gesture the action became (for reports that draw actions). Without
     `targets` the steps' `info["target"]` is None: `validate` reads only verdicts, and
     finding what each action touches was a twentieth of its time."""
+    from bmoca.env.targets import action_target  # lazily, as before: cold imports stay light
+
     outcome = Outcome(spec)
     started = time.perf_counter()
     env = None
@@ -213,7 +201,7 @@ def play(spec: EpisodeSpec, pool: DevicePool, *, keep_screen: bool = False,
             if call is not None:
                 outcome.add_usage(call)
             drawn = _gesture(env, action) if save_screens else None
-            target = _target(env, action) if targets else None
+            target = action_target(env, action) if targets else None
             observation, reward, terminated, truncated, info = env.step(action)
             t2 = time.perf_counter()
             error = info.get("action_error")

@@ -5,6 +5,8 @@ success to learn from. The paper keeps a success buffer and a failure buffer and
 quarter of every batch from the first. An episode's transitions wait until it ends, and then
 go to one buffer or the other according to the task's success detector (`is_success`).
 stable-baselines3 is imported only when the class is built, as in `bmoca.train.rl`.
+Observations may be arrays or dicts of arrays (the screen and the task's index of a
+goal-conditioned run): the buffer then holds two `DictReplayBuffer`s.
 """
 
 from __future__ import annotations
@@ -17,8 +19,21 @@ from typing import Any
 def split_replay_buffer() -> type:
     """The `ReplayBuffer` subclass for `DQN(replay_buffer_class=...)`."""
     import torch
-    from stable_baselines3.common.buffers import ReplayBuffer
-    from stable_baselines3.common.type_aliases import ReplayBufferSamples
+    from gymnasium import spaces
+    from stable_baselines3.common.buffers import BaseBuffer, DictReplayBuffer, ReplayBuffer
+
+    def part(values: Any, i: int) -> Any:
+        """Env `i`'s slice of a step's batched values (an array or a dict of arrays)."""
+        if isinstance(values, dict):
+            return {k: v[i:i + 1] for k, v in values.items()}
+        return values[i:i + 1]
+
+    def cat(values: list[Any]) -> Any:
+        if values[0] is None:
+            return None
+        if isinstance(values[0], dict):
+            return {k: torch.cat([v[k] for v in values]) for k in values[0]}
+        return torch.cat(values)
 
     class SuccessFailureReplayBuffer(ReplayBuffer):
         """Two replay buffers, of successful and of failed episodes; `success_fraction` of
@@ -31,19 +46,21 @@ def split_replay_buffer() -> type:
                      success_fraction: float = 0.25) -> None:
             if not 0.0 < success_fraction < 1.0:
                 raise ValueError(f"success_fraction must lie in (0, 1), not {success_fraction}")
-            # The base buffer's own arrays hold nothing; a size of 1 keeps them small.
-            super().__init__(1, observation_space, action_space, device, n_envs=n_envs)
+            # The buffer's own arrays would hold nothing: only the base's bookkeeping is set.
+            BaseBuffer.__init__(self, 1, observation_space, action_space, device, n_envs=n_envs)
+            self.handle_timeout_termination = handle_timeout_termination
+            kind = DictReplayBuffer if isinstance(observation_space, spaces.Dict) else ReplayBuffer
             self.success_fraction = success_fraction
             parts = {"device": device, "n_envs": 1,
                      "handle_timeout_termination": handle_timeout_termination}
-            self.successes = ReplayBuffer(max(1, buffer_size // 2), observation_space,
-                                          action_space, **parts)
-            self.failures = ReplayBuffer(buffer_size, observation_space, action_space, **parts)
+            self.successes = kind(max(1, buffer_size // 2), observation_space, action_space,
+                                  **parts)
+            self.failures = kind(buffer_size, observation_space, action_space, **parts)
             self.pending: list[list[tuple]] = [[] for _ in range(n_envs)]
 
         def add(self, obs, next_obs, action, reward, done, infos) -> None:
             for i in range(self.n_envs):
-                self.pending[i].append((obs[i:i + 1], next_obs[i:i + 1], action[i:i + 1],
+                self.pending[i].append((part(obs, i), part(next_obs, i), action[i:i + 1],
                                         reward[i:i + 1], done[i:i + 1], [infos[i]]))
                 if done[i]:
                     target = self.successes if infos[i].get("is_success") else self.failures
@@ -63,8 +80,7 @@ def split_replay_buffer() -> type:
             batches = [b.sample(n, env=env) for b, n in ((self.successes, from_wins),
                                                          (self.failures, batch_size - from_wins))
                        if n]
-            return ReplayBufferSamples(*(None if field[0] is None else torch.cat(field)
-                                         for field in zip(*batches, strict=True)))
+            return type(batches[0])(*(cat(list(field)) for field in zip(*batches, strict=True)))
 
     return SuccessFailureReplayBuffer
 

@@ -1,12 +1,15 @@
 """RL fine-tuning of a BC policy on the simulator, with stable-baselines3 (PPO, double DQN).
 
-The BC network is the whole model: its encoder and hidden layers are SB3's features
-extractor, its last layer is PPO's action head (or DQN's Q head), so training starts from
+The BC network is the whole model (`bmoca.train.rl_policies`), so training starts from
 exactly the BC policy, and what comes out is again a BC checkpoint (`bc:`/`ppo:`/`dqn:`
-agents load it the same way). PPO adds a value head on the shared features; the
-reference's critic had its own backbone (§6.7), which doubles the cost for little gain at
-this size. Episodes run in `TaskEnv`s (one phone each) behind SB3's vectorised envs:
-`SubprocVecEnv` spreads them over cores, several per process with `--envs` > cores.
+agents load it the same way). PPO's critic is a value head on its own copy of the
+backbone (§6.7) or on the actor's. A run trains on one task or on several (a task spec
+such as `settings`): each episode draws its task, and the goal-conditioned network gets
+that task's goal. Episodes run in `TaskEnv`s (one phone each) behind SB3's vectorised
+envs: `SubprocVecEnv` spreads them over cores, several per process with `--envs` > cores.
+Optionally: shaping from sub-goal progress (`bmoca.train.rl_shaping`), terms that keep
+the policy near BC, and DQN from demonstrations (`bmoca.train.rl_regularize`,
+`bmoca.train.rl_demos`).
 
 Each rollout (an "iteration") appends a row to the curve: timesteps, episodes finished,
 their success rate and mean return, and every `eval_every` iterations the greedy policy's
@@ -19,27 +22,25 @@ of an uninterrupted one.
 
 from __future__ import annotations
 
-import copy
 import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
-from torch import nn
 
 from bmoca import tasks
 from bmoca.train import TrainError
 from bmoca.train.checkpoints import Checkpointing, resolve_device
 from bmoca.train.datasets import to_tensor
 from bmoca.train.models import Policy
-from bmoca.train.rl_env import TaskEnv
+from bmoca.train.rl_env import SHAPINGS, TaskEnv
+from bmoca.train.rl_policies import make_model, sb3_classes
 
-__all__ = ["RLSettings", "greedy_success", "train"]
+__all__ = ["RLSettings", "greedy_success", "make_model", "run_tasks", "train"]
 
 ALGORITHMS = ("ppo", "dqn")
 CRITICS = ("separate", "shared")
@@ -48,13 +49,13 @@ CRITICS = ("separate", "shared")
 @dataclass
 class RLSettings:
     algo: str = "ppo"
-    task: str = "gmail/open_Gmail"
+    task: str = "gmail/open_Gmail"  # a task id or a spec of several (`settings`)
     configs: list[str] = field(default_factory=list)
     eval_configs: list[str] = field(default_factory=list)
     timesteps: int = 2000
     envs: int = 2
     subprocess: bool = False
-    horizon: int = 5             # §6.7: 5-step episodes
+    horizon: int = 5             # §6.7: 5-step episodes; 0: each task's own step limit
     gamma: float = 0.9           # §6.7
     gae_lambda: float = 0.9      # §6.7
     lr: float = 2e-4             # §6.7
@@ -67,120 +68,74 @@ class RLSettings:
     exploration: float = 0.1     # DQN's epsilon (E.1)
     success_fraction: float = 0.25  # DQN: share of each batch from successful episodes (E.1)
     buffer_size: int = 5000
-    shaping: bool = False
+    shaping: str = "none"        # none, path (the paper's Call 911), progress (sub-goals)
     off_path_reward: float = -1.0
+    route: str = "launcher"      # the experts' way into Settings, for shaping references
+    kl_coef: float = 0.0         # KL(pi_BC || pi) on the trained states
+    bc_coef: float = 0.0         # cross-entropy of the expert's action on demonstrations
+    demos: str | None = None     # a demonstration dataset (BC term, DQfD)
+    demo_fraction: float = 0.25  # DQN with demos: share of each batch from demonstrations
+    margin: float = 0.8          # DQfD's margin
+    margin_coef: float = 1.0     # DQfD's weight of the large-margin loss (with demos)
     eval_every: int = 5
     seed: int = 0
     device: str = "cpu"          # where SB3 trains: cpu, cuda, cuda:1, mps, auto
 
 
-@cache
-def _sb3_classes() -> dict[str, Any]:
+def run_tasks(spec: str) -> list[tasks.Task]:
+    """The tasks of a run: one id, or a spec as `bmoca eval --tasks` takes (`settings`)."""
     try:
-        from stable_baselines3 import DQN, PPO
-        from stable_baselines3.common.callbacks import BaseCallback
-        from stable_baselines3.common.policies import ActorCriticPolicy
-        from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-        from stable_baselines3.dqn.policies import DQNPolicy
-    except ImportError:
-        raise TrainError("RL fine-tuning needs stable-baselines3: pip install -e '.[train]'") \
-            from None
-
-    class Features(BaseFeaturesExtractor):
-        """The BC network up to its last hidden layer, for the fixed goal of the task."""
-
-        def __init__(self, observation_space, network: Policy, goal: str) -> None:
-            super().__init__(observation_space, network.features_dim)
-            self.network = copy.deepcopy(network)  # DQN's target net gets its own copy
-            self.goal = goal
-
-        def forward(self, observations: torch.Tensor) -> torch.Tensor:
-            return self.network.features(observations, [self.goal] * len(observations))
-
-    class ActorCritic(ActorCriticPolicy):
-        """PPO's policy whose action head is the BC network's last layer."""
-
-        def _build(self, lr_schedule) -> None:
-            super()._build(lr_schedule)
-            self.action_net = self.features_extractor.network.head[-1]
-            self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
-                                                  **self.optimizer_kwargs)
-
-    class QPolicy(DQNPolicy):
-        """DQN's policy whose Q head starts as the BC network's last layer (logits as Q)."""
-
-        def _build(self, lr_schedule) -> None:
-            super()._build(lr_schedule)
-            for net in (self.q_net, self.q_net_target):
-                net.q_net = nn.Sequential(net.features_extractor.network.head[-1])
-            self.q_net_target.load_state_dict(self.q_net.state_dict())
-            self.q_net_target.set_training_mode(False)
-            self.optimizer = self.optimizer_class(self.q_net.parameters(), lr=lr_schedule(1),
-                                                  **self.optimizer_kwargs)
-
-    class DoubleDQN(DQN):
-        """DQN with the double-Q target: the online net picks the next action, the target
-        net values it (van Hasselt et al.; the paper's DDQN, E.1)."""
-
-        def train(self, gradient_steps: int, batch_size: int = 100) -> None:
-            self.policy.set_training_mode(True)
-            self._update_learning_rate(self.policy.optimizer)
-            losses = []
-            for _ in range(gradient_steps):
-                data = self.replay_buffer.sample(batch_size, env=self._vec_normalize_env)
-                with torch.no_grad():
-                    best = self.q_net(data.next_observations).argmax(dim=1, keepdim=True)
-                    next_q = self.q_net_target(data.next_observations).gather(1, best)
-                    target = data.rewards + (1 - data.dones) * self.gamma * next_q
-                current = self.q_net(data.observations).gather(1, data.actions.long())
-                loss = nn.functional.smooth_l1_loss(current, target)
-                losses.append(loss.item())
-                self.policy.optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
-                self.policy.optimizer.step()
-            self._n_updates += gradient_steps
-            self.logger.record("train/loss", float(np.mean(losses)) if losses else 0.0)
-
-    return {"PPO": PPO, "DoubleDQN": DoubleDQN, "BaseCallback": BaseCallback,
-            "Features": Features, "ActorCritic": ActorCritic, "QPolicy": QPolicy}
+        return [tasks.get(spec)]
+    except tasks.TaskError:
+        pass
+    try:
+        chosen = tasks.select(spec)
+    except tasks.TaskError as exc:
+        raise TrainError(str(exc)) from None
+    if not chosen:
+        raise TrainError(f"no task in {spec!r}")
+    return chosen
 
 
-def greedy_success(network: Policy, task: tasks.Task, config_ids: Sequence[str],
-                   horizon: int) -> float:
-    """The share of configurations where the greedy policy succeeds within `horizon` steps
-    (the simulator is deterministic: one episode per configuration says it all)."""
-    if not config_ids:
+def greedy_success(network: Policy, task: tasks.Task | Sequence[tasks.Task],
+                   config_ids: Sequence[str], horizon: int) -> float:
+    """The share of (task, configuration) pairs where the greedy policy succeeds within
+    `horizon` steps (0: each task's step limit; the simulator is deterministic: one
+    episode per pair says it all)."""
+    chosen = [task] if isinstance(task, tasks.Task) else list(task)
+    if not config_ids or not chosen:
         return float("nan")
-    env = TaskEnv(task, config_ids, horizon=horizon)
+    env = TaskEnv(chosen, config_ids, horizon=horizon)
     wins = 0
     network.eval()
     device = next(network.parameters()).device
     try:
-        for config_id in config_ids:
-            observation, _ = env.reset(options={"config": config_id})
-            for _ in range(horizon):
-                with torch.no_grad():
-                    screen = to_tensor(observation)[None].to(device)
-                    action = int(network(screen, [task.goal])[0].argmax())
-                observation, _, terminated, truncated, info = env.step(action)
-                if terminated or truncated:
-                    break
-            wins += bool(info.get("is_success"))
+        for index, one in enumerate(chosen):
+            for config_id in config_ids:
+                observation, _ = env.reset(options={"task": index, "config": config_id})
+                while True:
+                    with torch.no_grad():
+                        screen = to_tensor(observation)[None].to(device)
+                        action = int(network(screen, [one.goal])[0].argmax())
+                    observation, _, terminated, truncated, info = env.step(action)
+                    if terminated or truncated:
+                        break
+                wins += bool(info.get("is_success"))
     finally:
         env.close()
-    return wins / len(config_ids)
+    return wins / (len(config_ids) * len(chosen))
 
 
-def _make_env(task_id: str, config_ids: list[str], settings: RLSettings,
+def _make_env(task_ids: list[str], config_ids: list[str], settings: RLSettings,
               rank: int) -> Callable[[], TaskEnv]:
     def build() -> TaskEnv:
         from stable_baselines3.common.monitor import Monitor
 
-        return Monitor(TaskEnv(task_id, config_ids, horizon=settings.horizon,
+        return Monitor(TaskEnv(task_ids, config_ids, horizon=settings.horizon,
                                shaping=settings.shaping,
                                off_path_reward=settings.off_path_reward,
-                               seed=settings.seed * 1000 + rank))
+                               seed=settings.seed * 1000 + rank, goal_observation=True,
+                               gamma=settings.gamma, route=settings.route))
     return build
 
 
@@ -189,18 +144,23 @@ def train(network: Policy, settings: RLSettings, *,
           checkpointing: Checkpointing | None = None,
           curve: list[dict[str, Any]] | None = None,
           ) -> tuple[Policy, list[dict[str, Any]]]:
-    """Fine-tune `network` on `settings.task`; returns the tuned copy and the curve (the
-    rows go to `curve` as they come, those of a resumed checkpoint first)."""
+    """Fine-tune `network` on `settings.task` (one task or several); returns the tuned copy
+    and the curve (the rows go to `curve` as they come, those of a resumed checkpoint
+    first)."""
     if settings.algo not in ALGORITHMS:
         raise TrainError(f"unknown algorithm {settings.algo!r}; use one of {ALGORITHMS}")
     if settings.critic not in CRITICS:
         raise TrainError(f"unknown critic {settings.critic!r}; use one of {CRITICS}")
+    if settings.shaping not in SHAPINGS:
+        raise TrainError(f"unknown shaping {settings.shaping!r}; use one of {SHAPINGS}")
     if network.config.get("action", "discrete") != "discrete":
         raise TrainError("RL fine-tuning needs a discrete (385-way) policy")
     if not settings.configs:
         raise TrainError("RL needs at least one training configuration")
-    task = tasks.get(settings.task)
-    sb3 = _sb3_classes()
+    if settings.bc_coef and not settings.demos:
+        raise TrainError("--bc-coef needs demonstrations (--demos DIR)")
+    chosen = run_tasks(settings.task)
+    sb3 = sb3_classes()
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     from bmoca.train.rl_resume import restore_model
@@ -208,16 +168,17 @@ def train(network: Policy, settings: RLSettings, *,
     saved = checkpointing.read() if checkpointing else None
     resolve_device(settings.device)
     torch.manual_seed(settings.seed)
-    builders = [_make_env(task.id, list(settings.configs), settings, rank)
+    demos = _demonstrations(settings, chosen)
+    builders = [_make_env([t.id for t in chosen], list(settings.configs), settings, rank)
                 for rank in range(settings.envs)]
     vec = SubprocVecEnv(builders) if settings.subprocess else DummyVecEnv(builders)
     curve = [] if curve is None else curve
     try:
-        model, tuned = make_model(network, settings, vec, task.goal)
+        model, tuned = make_model(network, settings, vec, [t.goal for t in chosen], demos)
         if saved is not None:
             restore_model(model, saved["model"])
-        recorder = _curve_callback(sb3["BaseCallback"], settings, task, tuned, curve, on_row,
-                                   checkpointing, saved["curve"] if saved else None)
+        recorder = _curve_callback(sb3["BaseCallback"], settings, chosen, tuned, curve,
+                                   on_row, checkpointing, saved["curve"] if saved else None)
         model.learn(total_timesteps=settings.timesteps - model.num_timesteps,
                     callback=recorder, reset_num_timesteps=saved is None)
         recorder.flush(final=True)
@@ -226,48 +187,17 @@ def train(network: Policy, settings: RLSettings, *,
     return tuned().to("cpu").eval(), curve
 
 
-def make_model(network: Policy, settings: RLSettings, vec: Any,
-               goal: str) -> tuple[Any, Callable[[], Policy]]:
-    """The SB3 model around a copy of `network`, and a function giving that copy (the
-    network being tuned)."""
-    sb3 = _sb3_classes()
-    device = str(resolve_device(settings.device))
-    policy_kwargs = {"features_extractor_class": sb3["Features"], "net_arch": [],
-                     "features_extractor_kwargs": {"network": network, "goal": goal}}
-    if settings.algo == "ppo":
-        model = sb3["PPO"](sb3["ActorCritic"], vec, learning_rate=settings.lr,
-                           n_steps=settings.rollout_steps, batch_size=settings.batch_size,
-                           n_epochs=settings.epochs, gamma=settings.gamma,
-                           gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
-                           ent_coef=settings.ent_coef, normalize_advantage=False,
-                           policy_kwargs={**policy_kwargs, "ortho_init": False,
-                                          "share_features_extractor": settings.critic == "shared"},
-                           seed=settings.seed, device=device, verbose=0)
-        return model, lambda: model.policy.features_extractor.network
-    model = sb3["DoubleDQN"](sb3["QPolicy"], vec, learning_rate=settings.lr,
-                             buffer_size=settings.buffer_size, learning_starts=50,
-                             batch_size=settings.batch_size, gamma=settings.gamma,
-                             train_freq=(settings.horizon, "step"), gradient_steps=1,
-                             target_update_interval=max(1, settings.rollout_steps),
-                             exploration_fraction=0.0,
-                             exploration_initial_eps=settings.exploration,
-                             exploration_final_eps=settings.exploration,
-                             **_replay_kwargs(settings), policy_kwargs=policy_kwargs,
-                             seed=settings.seed, device=device, verbose=0)
-    return model, lambda: model.policy.q_net.features_extractor.network
+def _demonstrations(settings: RLSettings, chosen: list[tasks.Task]) -> Any:
+    """The run's demonstrations (`--demos`), or None."""
+    if not settings.demos:
+        return None
+    from bmoca.train.rl_demos import Demonstrations
+
+    return Demonstrations(settings.demos, [t.id for t in chosen], [t.goal for t in chosen],
+                          seed=settings.seed)
 
 
-def _replay_kwargs(settings: RLSettings) -> dict[str, Any]:
-    """E.1's success and failure buffers, unless `success_fraction` is 0 (one uniform buffer)."""
-    if not settings.success_fraction:
-        return {}
-    from bmoca.train.buffers import split_replay_buffer
-
-    return {"replay_buffer_class": split_replay_buffer(),
-            "replay_buffer_kwargs": {"success_fraction": settings.success_fraction}}
-
-
-def _curve_callback(base: type, settings: RLSettings, task: tasks.Task,
+def _curve_callback(base: type, settings: RLSettings, task: list[tasks.Task],
                     tuned: Callable[[], Policy], curve: list[dict[str, Any]],
                     on_row: Callable[[dict[str, Any]], None] | None,
                     checkpointing: Checkpointing | None, resumed: dict[str, Any] | None):

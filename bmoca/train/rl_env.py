@@ -1,10 +1,17 @@
-"""One task as an RL environment: pixels in, a 385-way action out, short episodes.
+"""Tasks as an RL environment: pixels in, a 385-way action out, short episodes.
 
 `TaskEnv` is what the RL algorithms step (one phone per instance): B-MoCA's RL settings
 (§6.7) by default, 5-step episodes on a configuration drawn per reset from a list (seeded),
-the sparse success reward, and optionally the paper's shaping for Call 911: reward i/N when
-the screen reaches the i-th state of the expert's own path in that configuration, and
-`off_path_reward` (the paper's -1) for a step that reaches none further along.
+the sparse success reward, and optionally the paper's shaping for Call 911 (`shaping=
+"path"`): reward i/N when the screen reaches the i-th state of the expert's own path in
+that configuration, and `off_path_reward` (the paper's -1) for a step that reaches none
+further along; or potential-based shaping from sub-goal progress (`shaping="progress"`,
+`bmoca.train.rl_shaping`).
+
+Given several tasks, each reset draws one (seeded, before the configuration), and
+`goal_observation` makes the observation a dict of the screen and the task's index, so a
+goal-conditioned policy knows which goal it is after (`goals` lists them in that order).
+`horizon=0` gives each task its own step limit.
 
 A screen's state is the uiautomator hierarchy of the app windows (SystemUI's, such as the
 notification shade with its clock, are left out: they change with time, not with the
@@ -26,10 +33,14 @@ from gymnasium import spaces
 from bmoca import tasks
 from bmoca.env import BmocaEnv, DevicePool
 from bmoca.env.fork import EnvState
+from bmoca.env.targets import action_target
 from bmoca.formats.hierarchy import parse as parse_dump
 from bmoca.tasks import experts
+from bmoca.train.rl_shaping import ProgressShaping
 
-__all__ = ["TaskEnv", "TaskState", "expert_path", "screen_state"]
+__all__ = ["SHAPINGS", "TaskEnv", "TaskState", "expert_path", "screen_state"]
+
+SHAPINGS = ("none", "path", "progress")
 
 SYSTEM_PACKAGES = ("com.android.systemui",)
 _STATE_ATTRS = ("package", "resource-id", "text", "content-desc", "checked", "selected",
@@ -80,37 +91,82 @@ class TaskState:
     env: EnvState
     progress: int
     """How far along the expert's path the shaping has paid (0 without shaping)."""
+    task_index: int = 0
+    """Which of the environment's tasks the episode plays."""
+    targets: tuple[str | None, ...] = ()
+    """What each step acted on so far (progress shaping only)."""
 
     @property
     def config_id(self) -> str:
         return self.env.config.id
 
 
+def _shaping_mode(shaping: bool | str) -> str:
+    """`shaping` as one of `SHAPINGS` (True, as before the modes, is the paper's "path")."""
+    mode = {True: "path", False: "none"}.get(shaping, shaping) if isinstance(
+        shaping, bool) else shaping
+    if mode not in SHAPINGS:
+        raise ValueError(f"unknown shaping {shaping!r}; use one of {SHAPINGS}")
+    return mode
+
+
 class TaskEnv(gymnasium.Env):
-    """`task` on configurations drawn from `config_ids` at each reset; observation the
-    (256, 128, 3) screen, action a discrete index (0..384)."""
+    """`task` (or one of several tasks, drawn per reset) on configurations drawn from
+    `config_ids` at each reset; observation the (256, 128, 3) screen (with
+    `goal_observation`: {"pixels": the screen, "task": its index}), action a discrete
+    index (0..384)."""
 
     metadata = {"render_modes": []}
 
-    def __init__(self, task: tasks.Task | str, config_ids: Sequence[str], *,
-                 horizon: int = 5, shaping: bool = False, off_path_reward: float = -1.0,
-                 seed: int = 0) -> None:
-        self.task = task if isinstance(task, tasks.Task) else tasks.get(task)
+    def __init__(self, task: tasks.Task | str | Sequence[tasks.Task | str],
+                 config_ids: Sequence[str], *, horizon: int = 5,
+                 shaping: bool | str = False, off_path_reward: float = -1.0,
+                 seed: int = 0, goal_observation: bool = False, gamma: float = 0.9,
+                 route: str = "launcher") -> None:
+        chosen = [task] if isinstance(task, tasks.Task | str) else list(task)
+        if not chosen:
+            raise ValueError("TaskEnv needs at least one task")
+        self.tasks = [t if isinstance(t, tasks.Task) else tasks.get(t) for t in chosen]
+        self.goals = [t.goal for t in self.tasks]
         if not config_ids:
             raise ValueError("TaskEnv needs at least one configuration")
         self.config_ids = list(config_ids)
-        self.horizon, self.shaping, self.off_path_reward = horizon, shaping, off_path_reward
+        self.horizon, self.off_path_reward = horizon, off_path_reward
+        self.shaping = _shaping_mode(shaping)
+        self.goal_observation = goal_observation
         self.pool = DevicePool()
-        self.env = BmocaEnv(self.task, self.config_ids[0], device=self.pool,
-                            observation="pixels", action="discrete", step_limit=horizon)
-        self.observation_space = spaces.Box(0, 255, (256, 128, 3), np.uint8)
+        self._envs: dict[int, BmocaEnv] = {}
+        self.task_index = 0
+        self.env = self._env(0)
+        pixels = spaces.Box(0, 255, (256, 128, 3), np.uint8)
+        self.observation_space = spaces.Dict(
+            {"pixels": pixels, "task": spaces.Discrete(len(self.tasks))}
+        ) if goal_observation else pixels
         self.action_space = spaces.Discrete(385)
         self._rng = np.random.default_rng(seed)
         self._paths: dict[str, list[str]] = {}
         self._path: list[str] = []
         self._progress = 0
+        self._checkpoints = ProgressShaping(gamma, route) if self.shaping == "progress" else None
         self._actions: list[int] = []  # this episode's, for `snapshot`
         self.config_id = self.config_ids[0]
+
+    @property
+    def task(self) -> tasks.Task:
+        """The task of the episode under way."""
+        return self.tasks[self.task_index]
+
+    def _env(self, index: int) -> BmocaEnv:
+        """The phone environment of task `index` (all share one pool of phones)."""
+        if index not in self._envs:
+            self._envs[index] = BmocaEnv(self.tasks[index], self.config_ids[0],
+                                         device=self.pool, observation="pixels",
+                                         action="discrete", step_limit=self.horizon or None)
+        return self._envs[index]
+
+    def _observe(self, observation: dict[str, Any]) -> Any:
+        pixels = observation["pixels"]
+        return {"pixels": pixels, "task": self.task_index} if self.goal_observation else pixels
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
@@ -120,18 +176,30 @@ class TaskEnv(gymnasium.Env):
         self._actions = []
         if "state" in options:
             return self._reset_to(options.pop("state"), options)
+        drawn = int(self._rng.integers(len(self.tasks))) if len(self.tasks) > 1 else 0
+        self.task_index = int(options.pop("task", drawn))
+        self.env = self._env(self.task_index)
         self.config_id = options.pop("config", None) or self.config_ids[
             int(self._rng.integers(len(self.config_ids)))]
-        if self.shaping:
+        self._start_shaping(0, ())
+        observation, info = self.env.reset(options={"config": self.config_id, **options})
+        return self._observe(observation), self._info(info)
+
+    def _start_shaping(self, progress: int, targets: Sequence[str | None]) -> None:
+        if self.shaping == "path":
             if self.config_id not in self._paths:
                 self._paths[self.config_id] = expert_path(self.task, self.config_id, self.pool)
-            self._path, self._progress = self._paths[self.config_id], 0
-        observation, info = self.env.reset(options={"config": self.config_id, **options})
-        return observation["pixels"], {**info, "config": self.config_id}
+            self._path, self._progress = self._paths[self.config_id], progress
+        elif self._checkpoints is not None:
+            self._checkpoints.start(self.task, self.config_id, self.pool, targets)
+
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        return {**info, "config": self.config_id, "task": self.task.id}
 
     def get_state(self) -> TaskState:
         """The episode as it stands; `reset(options={"state": ...})` continues from it."""
-        return TaskState(self.env.get_state(), self._progress)
+        targets = tuple(self._checkpoints.targets) if self._checkpoints else ()
+        return TaskState(self.env.get_state(), self._progress, self.task_index, targets)
 
     def _reset_to(self, state: TaskState, options: dict[str, Any]):
         """`reset` from a `TaskState`: its last observation (the state holds its
@@ -142,25 +210,24 @@ class TaskEnv(gymnasium.Env):
         if options:
             raise ValueError(f"reset option 'state' excludes {sorted(options)}: the state "
                              "holds its own configuration")
-        self.config_id = state.config_id
-        if self.shaping:
-            if self.config_id not in self._paths:
-                self._paths[self.config_id] = expert_path(self.task, self.config_id, self.pool)
-            self._path, self._progress = self._paths[self.config_id], state.progress
+        self.task_index, self.config_id = state.task_index, state.config_id
+        self.env = self._env(self.task_index)
+        self._start_shaping(state.progress, state.targets)
         observation, info = self.env.reset(options={"state": state.env})
-        return observation["pixels"], {**info, "config": self.config_id}
+        return self._observe(observation), self._info(info)
 
     def snapshot(self) -> dict[str, Any]:
-        """The episode as plain values (its configuration, its actions so far, the
-        generator that draws the next configurations), for a resumable checkpoint."""
-        return {"config": self.config_id, "actions": list(self._actions),
-                "rng": self._rng.bit_generator.state}
+        """The episode as plain values (its task and configuration, its actions so far,
+        the generator that draws the next ones), for a resumable checkpoint."""
+        return {"task": self.task_index, "config": self.config_id,
+                "actions": list(self._actions), "rng": self._rng.bit_generator.state}
 
-    def restore(self, snapshot: dict[str, Any]) -> np.ndarray:
+    def restore(self, snapshot: dict[str, Any]) -> Any:
         """Continue from `snapshot`: the simulator is deterministic, so resetting to its
-        configuration and replaying its actions gives back the same screen (and the same
-        shaping progress). Returns that screen."""
-        observation, _ = self.reset(options={"config": snapshot["config"]})
+        task and configuration and replaying its actions gives back the same screen (and
+        the same shaping progress). Returns that observation."""
+        observation, _ = self.reset(options={"config": snapshot["config"],
+                                             "task": snapshot.get("task", 0)})
         for action in snapshot["actions"]:
             observation, *_ = self.step(action)
         self._rng.bit_generator.state = snapshot["rng"]
@@ -168,12 +235,15 @@ class TaskEnv(gymnasium.Env):
 
     def step(self, action: Any):
         self._actions.append(int(action))
+        target = action_target(self.env, int(action)) if self._checkpoints else None
         observation, reward, terminated, truncated, info = self.env.step(int(action))
         success = bool(info.get("success"))
-        if self.shaping and not success:
+        if self.shaping == "path" and not success:
             reward = self._shaped_reward()
-        info = {**info, "is_success": success, "config": self.config_id}
-        return observation["pixels"], float(reward), terminated, truncated, info
+        elif self._checkpoints is not None:
+            reward = self._checkpoints.reward(float(reward), target, terminated)
+        info = {**self._info(info), "is_success": success}
+        return self._observe(observation), float(reward), terminated, truncated, info
 
     def _shaped_reward(self) -> float:
         state = screen_state(self.env.device.dump_hierarchy())
@@ -184,4 +254,5 @@ class TaskEnv(gymnasium.Env):
         return self.off_path_reward
 
     def close(self) -> None:
-        self.env.close()
+        for env in self._envs.values():
+            env.close()

@@ -8,7 +8,8 @@ exploration, the action space's own for DQN's random actions) and DQN's replay m
 This module turns all of that into plain values and tensors (`model_state`) and back
 (`restore_model`). A checkpoint is taken at the start of a rollout, when nothing of the
 last update is pending; the phones come back by replaying their episode's actions
-(`TaskEnv.restore`: the simulator is deterministic).
+(`TaskEnv.restore`: the simulator is deterministic). Observations may be dicts (the
+screen and the task's index); a run with demonstrations keeps their generator's state.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ def model_state(model: Any) -> dict[str, Any]:
         "envs": vec.env_method("snapshot"),
         "rng": rng_state(),
     }
+    demos = getattr(model, "demos", None)
+    if demos is not None:
+        state["demos"] = demos.state()
     buffer = getattr(model, "replay_buffer", None)
     if buffer is not None:
         state["replay"] = replay_state(buffer)
@@ -61,25 +65,49 @@ def restore_model(model: Any, state: dict[str, Any]) -> None:
     model.action_space.np_random.bit_generator.state = state["action_space"]
     if "replay" in state:
         restore_replay(model.replay_buffer, state["replay"])
+    if "demos" in state:
+        model.demos.restore(state["demos"])
     vec = model.env  # SB3's wrappers around `vec` (channels first for images)
     vec.reset()  # the Monitor wrappers want a reset before the first step
-    screens = np.stack([vec.env_method("restore", snapshot, indices=[i])[0]
-                        for i, snapshot in enumerate(state["envs"])])
+    screens = _stack([vec.env_method("restore", snapshot, indices=[i])[0]
+                      for i, snapshot in enumerate(state["envs"])])
     transpose = getattr(vec, "transpose_observations", None)
     model._last_obs = transpose(screens) if transpose else screens
     set_rng_state(state["rng"])  # last: building and resetting drew from them
 
 
+def _stack(observations: list[Any]) -> Any:
+    """The envs' observations as one batch (an array, or a dict of arrays)."""
+    if isinstance(observations[0], dict):
+        return {k: np.stack([np.asarray(o[k]) for o in observations]) for k in observations[0]}
+    return np.stack(observations)
+
+
+def _tensors(values: Any, rows: slice = slice(None)) -> Any:
+    if isinstance(values, dict):
+        return {k: _tensors(v, rows) for k, v in values.items()}
+    return torch.from_numpy(np.ascontiguousarray(values[rows]))
+
+
+def _arrays(values: Any) -> Any:
+    if isinstance(values, dict):
+        return {k: v.numpy() for k, v in values.items()}
+    return values.numpy()
+
+
 def _buffer_arrays(buffer: Any) -> dict[str, Any]:
     filled = buffer.buffer_size if buffer.full else buffer.pos
-    arrays = {name: torch.from_numpy(np.ascontiguousarray(getattr(buffer, name)[:filled]))
+    arrays = {name: _tensors(getattr(buffer, name), slice(0, filled))
               for name in _ARRAYS if getattr(buffer, name, None) is not None}
     return {"pos": buffer.pos, "full": buffer.full, "arrays": arrays}
 
 
 def _restore_arrays(buffer: Any, saved: dict[str, Any]) -> None:
     for name, values in saved["arrays"].items():
-        getattr(buffer, name)[:len(values)] = values.numpy()
+        target = getattr(buffer, name)
+        for key, part in (values.items() if isinstance(values, dict) else [(None, values)]):
+            into = target if key is None else target[key]
+            into[:len(part)] = part.numpy()
     buffer.pos, buffer.full = saved["pos"], saved["full"]
 
 
@@ -88,7 +116,7 @@ def replay_state(buffer: Any) -> dict[str, Any]:
     episodes still running (only their timeout flag of the step's info matters)."""
     if not hasattr(buffer, "successes"):
         return {"plain": _buffer_arrays(buffer)}
-    pending = [[[torch.from_numpy(np.ascontiguousarray(part)) for part in t[:5]]
+    pending = [[[_tensors(part) for part in t[:5]]
                 + [bool(t[5][0].get("TimeLimit.truncated", False))] for t in env]
                for env in buffer.pending]
     return {"successes": _buffer_arrays(buffer.successes),
@@ -101,5 +129,5 @@ def restore_replay(buffer: Any, saved: dict[str, Any]) -> None:
         return
     _restore_arrays(buffer.successes, saved["successes"])
     _restore_arrays(buffer.failures, saved["failures"])
-    buffer.pending = [[tuple(part.numpy() for part in t[:5]) + ([{"TimeLimit.truncated": t[5]}],)
+    buffer.pending = [[tuple(_arrays(part) for part in t[:5]) + ([{"TimeLimit.truncated": t[5]}],)
                        for t in env] for env in saved["pending"]]

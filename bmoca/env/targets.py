@@ -1,16 +1,22 @@
 """Step targets: what an action acted on, named independently of how the agent said it.
 
 A tap at pixels, a tap on element 12 and a JSON click are the same step if they hit the
-same element, so progress against the expert's path (`bmoca.eval.progress`) compares
-targets, e.g. ``tap com.android.settings:id/title 'Display'``, not actions.
+same element, so progress against the expert's path (`bmoca.eval.progress`, and the RL
+reward shaping of `bmoca.train.rl_shaping`) compares targets, e.g.
+``tap com.android.settings:id/title 'Display'``, not actions. The CheckPoint-style
+progress itself (`checkpoint_progress`: the longest common subsequence of the expert's
+checkpoints and the agent's targets, over the checkpoints) lives here too, so that
+evaluation and training measure the same thing.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from bmoca.bytecache import byte_lru
+from bmoca.env import actions as act
 from bmoca.env import commands as cmd
 from bmoca.env import observations as obs
 from bmoca.formats.hierarchy import DUMPS_KEPT, PARSED_BYTES, TREE_BYTES
@@ -92,3 +98,38 @@ def step_target(commands: Sequence[cmd.Command], xml: str | None) -> str:
 def is_checkpoint(target: str | None) -> bool:
     """Whether a reference step is a sub-goal (an element acted on, text typed, app opened)."""
     return bool(target) and target.startswith(CHECKPOINT_KINDS) and not target.endswith(" ?")
+
+
+def action_target(env: Any, action: Any) -> str | None:
+    """What `action` will act on in a `BmocaEnv`'s current screen (`step_target`); None
+    when the action is invalid. Call it before `env.step(action)`."""
+    try:
+        commands = env.action_mode.convert(action, env._screen)
+    except (act.InvalidAction, ValueError):
+        return None
+    xml = env._xml
+    if xml is None and env.device.state_fingerprint() is not None:  # a simulator: cheap
+        xml = env.device.dump_hierarchy()
+    return step_target(commands, xml)
+
+
+def lcs_rows(ref: Sequence[str], seq: Sequence[str]) -> list[int]:
+    """lengths[j] = LCS(ref[:j], seq) for j = 0..len(ref)."""
+    prev = [0] * (len(seq) + 1)
+    lengths = [0]
+    for j in range(1, len(ref) + 1):
+        row = [0] * (len(seq) + 1)
+        for i in range(1, len(seq) + 1):
+            row[i] = prev[i - 1] + 1 if ref[j - 1] == seq[i - 1] else max(prev[i], row[i - 1])
+        lengths.append(row[-1])
+        prev = row
+    return lengths
+
+
+def checkpoint_progress(checkpoints: Sequence[str], targets: Sequence[str | None]) -> float:
+    """CheckPoint-style progress: the share of the expert's `checkpoints` the agent's step
+    `targets` (None: an invalid step) met in order, |LCS| / L (0.0 without checkpoints)."""
+    if not checkpoints:
+        return 0.0
+    done = [t or "" for t in targets if t is not None]
+    return lcs_rows(checkpoints, done)[-1] / len(checkpoints)
