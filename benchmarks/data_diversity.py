@@ -32,12 +32,14 @@ from pathlib import Path
 PAPER_LANGUAGE = {7: "23", 21: "-", 35: "53"}
 
 
-def generate_demos(out: Path, spec: str, repeats: int, screen_width: int, workers: int) -> Path:
+def generate_demos(out: Path, spec: str, repeats: int, screen_width: int, workers: int,
+                   route: str) -> Path:
     demos = out / "demos"
     command = [sys.executable, "-m", "bmoca.cli.main", "demos", "generate", "--tasks",
                spec, "--split", "train", "--repeats", str(repeats), "--out",
                str(demos), "--screen-width", str(screen_width), "--workers", str(workers),
-               "--play", "discrete"]  # labels a discrete policy can follow (docs/demos.md)
+               "--play", "discrete",  # labels a discrete policy can follow (docs/demos.md)
+               "--route", route]
     subprocess.run(command, check=True)
     return demos
 
@@ -116,6 +118,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads")
     parser.add_argument("--screen-width", type=int, default=128)
     parser.add_argument("--workers", type=int, default=1, help="demo generation workers")
+    parser.add_argument("--route", default="launcher", choices=["launcher", "shade"],
+                        help="how the experts open Settings (bmoca demos generate --route): "
+                        "the launcher icon, or the notification shade's gear, the same on "
+                        "every home screen [default: launcher]")
     args = parser.parse_args()
 
     import torch
@@ -134,8 +140,14 @@ def main() -> None:
     if results.setdefault("tasks", chosen) != chosen:  # a resumed study keeps its tasks
         parser.exit(2, f"data_diversity.py: error: {args.out} holds a study of other tasks "
                        f"({', '.join(results['tasks'])}); choose another --out\n")
+    # and its demonstrations' route (a study from before --route: the launcher's)
+    recorded = "launcher" if len(results) > 1 else args.route
+    if results.setdefault("route", recorded) != args.route:
+        parser.exit(2, f"data_diversity.py: error: {args.out} holds a study with --route "
+                       f"{results['route']}; choose another --out\n")
     started = time.perf_counter()
-    demos = generate_demos(args.out, args.tasks, args.repeats, args.screen_width, args.workers)
+    demos = generate_demos(args.out, args.tasks, args.repeats, args.screen_width, args.workers,
+                           args.route)
     for size in args.sizes:
         for seed in args.seeds:
             key = f"{size}/{seed}"
