@@ -3,7 +3,8 @@
 test configurations.
 
     python benchmarks/data_diversity.py --out runs/diversity
-    python benchmarks/data_diversity.py --out runs/diversity-settings --tasks settings
+    python benchmarks/data_diversity.py --out runs/diversity-settings-shade --tasks settings \\
+        --route shade --steps 700 --threads 1
     python benchmarks/data_diversity.py --out runs/diversity-gpu --arch reference \\
         --steps 4000 --device cuda --repeats 5
 
@@ -17,7 +18,7 @@ Steps, each resumable (rerun the same command to continue after a stop):
 
 then a Markdown table (`OUT/results.md`) of success per task and size, mean ± standard
 error over the seeds, with the paper's Language figures beside it (23 % with 7 training
-configurations, 53 % with 35).
+configurations, 53 % with 35; the workshop version: 20, 40 and 63 % with 7, 21 and 35).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ import time
 from pathlib import Path
 
 PAPER_LANGUAGE = {7: "23", 21: "-", 35: "53"}
+"""Figure 8 of B-MoCA v2 on Language; the workshop version's Figure 8 had 20, 40 and 63."""
+WORKSHOP_LANGUAGE = {7: "20", 21: "40", 35: "63"}
 
 
 def generate_demos(out: Path, spec: str, repeats: int, screen_width: int, workers: int,
@@ -87,13 +90,14 @@ def table(results: dict, spec: str, sizes: list[int], seeds: list[int]) -> str:
         se = 100 * float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0
         return f"{mean:.0f} ± {se:.0f}"
 
-    header = "| task | " + " | ".join(f"{s} configs" for s in sizes) + " | paper (7 / 35) |"
+    header = ("| task | " + " | ".join(f"{s} configs" for s in sizes)
+              + " | paper (7 / 35; workshop 7 / 21 / 35) |")
     lines = [header, "|---|" + "---:|" * len(sizes) + "---:|"]
     for task in tasks.select(spec):
         row = [cell([results[f"{s}/{seed}"]["success"][task.id] for seed in seeds
                      if f"{s}/{seed}" in results]) for s in sizes]
-        paper = (f"{PAPER_LANGUAGE[7]} / {PAPER_LANGUAGE[35]}" if "language" in task.id
-                 else "-")
+        paper = (f"{PAPER_LANGUAGE[7]} / {PAPER_LANGUAGE[35]}; "
+                 f"{' / '.join(WORKSHOP_LANGUAGE.values())}" if "language" in task.id else "-")
         lines.append(f"| {task.id} | " + " | ".join(row) + f" | {paper} |")
     means = [cell([float(np.mean(list(results[f"{s}/{seed}"]["success"].values())))
                    for seed in seeds if f"{s}/{seed}" in results]) for s in sizes]
