@@ -355,7 +355,7 @@ def _rl_command(algo: str):
         task_id: str = typer.Option("gmail/open_Gmail", "--task", help="the task to train on"),
         init: Path = typer.Option(None, help="a BC checkpoint to start from (default: a fresh "
                                   "small policy)"),
-        spatial: bool = typer.Option(True, help="a fresh policy (no --init): add the map of "
+        spatial: bool = typer.Option(False, help="a fresh policy (no --init): add the map of "
                                      "the whole token grid to its features (docs/training.md)"),
         out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:/ppo:/dqn:)",
                                  callback=_checkpoint_out),

@@ -19,8 +19,9 @@ token lies, and a tap policy has to say where. Checkpoints written before the op
 existed load without it. Even with positions, a fresh network's attention is nearly
 uniform, so its pooled features are close to the mean of the tokens: two home screens
 with the same icons in other places look alike until training sharpens the attention.
-`spatial` (off unless asked; on for PPO from scratch) adds a linear map of the whole
-32-token grid, in order, to the pooled features, so the layout shows from the first step.
+`spatial` (off unless asked: `--spatial` for `bmoca train bc` and for a fresh `bmoca train
+ppo`) adds a linear map of the whole 32-token grid, in order, to the pooled features, so
+the layout shows from the first step (faintly: a fresh CNN's responses are small).
 
 `Policy.config` is a plain dict that rebuilds the same network (`build_policy`), stored in
 every checkpoint beside the weights.
