@@ -3,7 +3,8 @@
 test configurations.
 
     python benchmarks/data_diversity.py --out runs/diversity
-    python benchmarks/data_diversity.py --out runs/diversity-settings --tasks settings
+    python benchmarks/data_diversity.py --out runs/diversity-settings-shade --tasks settings \\
+        --route shade --steps 700 --threads 1
     python benchmarks/data_diversity.py --out runs/diversity-gpu --arch reference \\
         --steps 4000 --device cuda --repeats 5
 
@@ -17,7 +18,7 @@ Steps, each resumable (rerun the same command to continue after a stop):
 
 then a Markdown table (`OUT/results.md`) of success per task and size, mean ± standard
 error over the seeds, with the paper's Language figures beside it (23 % with 7 training
-configurations, 53 % with 35).
+configurations, 53 % with 35; the workshop version: 20, 40 and 63 % with 7, 21 and 35).
 """
 
 from __future__ import annotations
@@ -30,14 +31,18 @@ import time
 from pathlib import Path
 
 PAPER_LANGUAGE = {7: "23", 21: "-", 35: "53"}
+"""Figure 8 of B-MoCA v2 on Language; the workshop version's Figure 8 had 20, 40 and 63."""
+WORKSHOP_LANGUAGE = {7: "20", 21: "40", 35: "63"}
 
 
-def generate_demos(out: Path, spec: str, repeats: int, screen_width: int, workers: int) -> Path:
+def generate_demos(out: Path, spec: str, repeats: int, screen_width: int, workers: int,
+                   route: str) -> Path:
     demos = out / "demos"
     command = [sys.executable, "-m", "bmoca.cli.main", "demos", "generate", "--tasks",
                spec, "--split", "train", "--repeats", str(repeats), "--out",
                str(demos), "--screen-width", str(screen_width), "--workers", str(workers),
-               "--play", "discrete"]  # labels a discrete policy can follow (docs/demos.md)
+               "--play", "discrete",  # labels a discrete policy can follow (docs/demos.md)
+               "--route", route]
     subprocess.run(command, check=True)
     return demos
 
@@ -85,13 +90,14 @@ def table(results: dict, spec: str, sizes: list[int], seeds: list[int]) -> str:
         se = 100 * float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0
         return f"{mean:.0f} ± {se:.0f}"
 
-    header = "| task | " + " | ".join(f"{s} configs" for s in sizes) + " | paper (7 / 35) |"
+    header = ("| task | " + " | ".join(f"{s} configs" for s in sizes)
+              + " | paper (7 / 35; workshop 7 / 21 / 35) |")
     lines = [header, "|---|" + "---:|" * len(sizes) + "---:|"]
     for task in tasks.select(spec):
         row = [cell([results[f"{s}/{seed}"]["success"][task.id] for seed in seeds
                      if f"{s}/{seed}" in results]) for s in sizes]
-        paper = (f"{PAPER_LANGUAGE[7]} / {PAPER_LANGUAGE[35]}" if "language" in task.id
-                 else "-")
+        paper = (f"{PAPER_LANGUAGE[7]} / {PAPER_LANGUAGE[35]}; "
+                 f"{' / '.join(WORKSHOP_LANGUAGE.values())}" if "language" in task.id else "-")
         lines.append(f"| {task.id} | " + " | ".join(row) + f" | {paper} |")
     means = [cell([float(np.mean(list(results[f"{s}/{seed}"]["success"].values())))
                    for seed in seeds if f"{s}/{seed}" in results]) for s in sizes]
@@ -116,6 +122,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads")
     parser.add_argument("--screen-width", type=int, default=128)
     parser.add_argument("--workers", type=int, default=1, help="demo generation workers")
+    parser.add_argument("--route", default="launcher", choices=["launcher", "shade"],
+                        help="how the experts open Settings (bmoca demos generate --route): "
+                        "the launcher icon, or the notification shade's gear, the same on "
+                        "every home screen [default: launcher]")
     args = parser.parse_args()
 
     import torch
@@ -134,8 +144,14 @@ def main() -> None:
     if results.setdefault("tasks", chosen) != chosen:  # a resumed study keeps its tasks
         parser.exit(2, f"data_diversity.py: error: {args.out} holds a study of other tasks "
                        f"({', '.join(results['tasks'])}); choose another --out\n")
+    # and its demonstrations' route (a study from before --route: the launcher's)
+    recorded = "launcher" if len(results) > 1 else args.route
+    if results.setdefault("route", recorded) != args.route:
+        parser.exit(2, f"data_diversity.py: error: {args.out} holds a study with --route "
+                       f"{results['route']}; choose another --out\n")
     started = time.perf_counter()
-    demos = generate_demos(args.out, args.tasks, args.repeats, args.screen_width, args.workers)
+    demos = generate_demos(args.out, args.tasks, args.repeats, args.screen_width, args.workers,
+                           args.route)
     for size in args.sizes:
         for seed in args.seeds:
             key = f"{size}/{seed}"

@@ -121,6 +121,30 @@ def test_image_tokens_know_where_they_are(demo_dir, tmp_path):
     assert bc.load(path).positions is None
 
 
+def test_the_spatial_map_tells_layouts_apart_from_the_first_step(tmp_path):
+    """Attention and mean pooling treat the image tokens as a set: without position
+    embeddings, the same icon in two places gives the same features. `spatial` adds the
+    ordered token grid, so a fresh network already tells the two layouts apart, and the
+    option survives a checkpoint (one written without it loads without it)."""
+    images = torch.zeros(2, 3, 256, 128)
+    images[0, :, 72:88, 40:56] = 1.0  # one small icon in token (2, 1)...
+    images[1, :, 168:184, 72:88] = 1.0  # ...and in token (5, 2): 96 and 32 pixels on
+    torch.manual_seed(0)
+    blind = build_policy({"arch": "small", "positions": False})
+    torch.manual_seed(0)
+    spatial = build_policy({"arch": "small", "positions": False, "spatial": True})
+    with torch.no_grad():
+        same = blind.features(images, ["g", "g"])
+        apart = spatial.features(images, ["g", "g"])
+    assert float((same[0] - same[1]).abs().max()) < 1e-6  # rounding only
+    assert float((apart[0] - apart[1]).abs().max()) > 1e-5  # small at first, but there
+    loaded = bc.load(bc.save(spatial, tmp_path / "spatial.pt"))
+    assert loaded.config["spatial"] is True
+    with torch.no_grad():
+        assert torch.equal(loaded.features(images, ["g", "g"]), apart)
+    assert bc.load(bc.save(blind, tmp_path / "blind.pt")).spatial is None
+
+
 TINY_BERT = {"vocab_size": 200, "hidden_size": 32, "num_hidden_layers": 1,
              "num_attention_heads": 2, "intermediate_size": 64}
 

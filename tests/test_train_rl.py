@@ -242,3 +242,45 @@ def test_iql_cli_writes_a_checkpoint_that_eval_plays(demos, tmp_path):
                                       "phone/call_911", "--configs", "test_env_100",
                                       "--repeats", "1", "--run-dir", str(run)])
     assert result.exit_code == 0, result.output
+
+
+def test_ppo_from_scratch_takes_its_own_defaults_and_the_callers_choices():
+    scratch = rl.settings_for(True, algo="ppo", lr=None)
+    for key, value in rl.FROM_SCRATCH.items():
+        assert getattr(scratch, key) == value, key
+    assert scratch != rl.RLSettings()
+    assert rl.settings_for(False, algo="ppo", lr=None) == rl.RLSettings()  # §6.7's
+    assert rl.settings_for(True, algo="dqn") == rl.RLSettings(algo="dqn")  # PPO's preset only
+    assert rl.settings_for(True, lr=5e-4, ent_coef=0.0).lr == 5e-4
+    assert rl.settings_for(True, lr=5e-4, ent_coef=0.0).ent_coef == 0.0
+    model = rl.make_model(build_policy({"arch": "small"}), scratch, _vec("gmail/open_Gmail"),
+                          "Open Gmail")[0]
+    assert model.normalize_advantage is True and model.ent_coef == scratch.ent_coef
+    assert model.n_epochs == scratch.epochs and model.clip_range(1.0) == scratch.clip_range
+    assert model.policy.share_features_extractor  # the fresh critic shares the features
+    tuned = rl.make_model(build_policy({"arch": "small"}), rl.RLSettings(),
+                          _vec("gmail/open_Gmail"), "Open Gmail")[0]
+    assert tuned.normalize_advantage is False and tuned.ent_coef == 0.0
+
+
+def test_ppo_cli_from_scratch_and_from_bc_records_the_settings_it_ran(tmp_path):
+    common = ["--configs", "train_env_000", "--eval-configs", "none", "--timesteps", "4",
+              "--envs", "1", "--rollout-steps", "4", "--eval-every", "0", "--threads", "1"]
+    scratch, tuned, init = tmp_path / "scratch.pt", tmp_path / "tuned.pt", tmp_path / "bc.pt"
+    result = CliRunner().invoke(app, ["train", "ppo", "--out", str(scratch), *common,
+                                      "--raw-advantage", "--ent-coef", "0.02", "--spatial"])
+    assert result.exit_code == 0, result.output
+    assert bc.load(scratch).spatial is not None  # the fresh policy maps the token grid
+    ran = torch.load(scratch, weights_only=True)["extra"]["rl"]
+    assert (ran["lr"], ran["epochs"], ran["critic"]) == (
+        rl.FROM_SCRATCH["lr"], rl.FROM_SCRATCH["epochs"], rl.FROM_SCRATCH["critic"])
+    assert ran["normalize_advantage"] is False and ran["ent_coef"] == 0.02  # as asked
+    assert ran["batch_size"] == 4  # never more than a rollout holds
+    bc.save(build_policy({"arch": "small"}), init)
+    result = CliRunner().invoke(app, ["train", "ppo", "--init", str(init), "--out",
+                                      str(tuned), *common])
+    assert result.exit_code == 0, result.output
+    ran = torch.load(tuned, weights_only=True)["extra"]["rl"]
+    paper = dataclasses.asdict(rl.RLSettings())
+    for key in ("lr", "epochs", "critic", "ent_coef", "clip_range", "normalize_advantage"):
+        assert ran[key] == paper[key], key  # §6.7's settings for fine-tuning

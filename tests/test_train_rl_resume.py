@@ -93,7 +93,8 @@ def test_cli_resume_and_refusal(tmp_path):
     refused = runner.invoke(app, [*args, "--resume", "--task", "gmail/open_Gmail", "--lr",
                                   "0.1"])
     assert refused.exit_code == 2
-    assert "error: --resume:" in refused.output and "(lr 0.0002 there, 0.1 here)" in \
+    # a fresh policy's run: PPO's from-scratch learning rate (rl.FROM_SCRATCH), 1e-3
+    assert "error: --resume:" in refused.output and "(lr 0.001 there, 0.1 here)" in \
         refused.output.replace("\n", " ")
     dqn = runner.invoke(app, ["train", "dqn", *args[2:], "--resume"])
     assert dqn.exit_code == 2 and "(algo 'ppo' there, 'dqn' here)" in dqn.output

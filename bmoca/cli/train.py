@@ -97,6 +97,8 @@ def train_bc(
     positions: bool = typer.Option(None, "--positions/--no-positions",
                                    help="learned position embeddings on the image tokens "
                                    "(default: on for small, off for reference as in the paper)"),
+    spatial: bool = typer.Option(False, help="add a map of the whole image-token grid, in "
+                                 "order, to the pooled features (docs/training.md)"),
     threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
     device: str = device_option(),
     amp: bool = amp_option(),
@@ -115,6 +117,8 @@ def train_bc(
         config_ids = training_configs(train_configs) if train_configs else None
         dataset = StepDataset(demos, tasks=task_ids, config_ids=config_ids)
         model: dict = {} if positions is None else {"positions": positions}
+        if spatial:
+            model["spatial"] = True
         if arch == "reference":
             if text_encoder == RANDOM_TEXT_ENCODER:  # sizes kept in the checkpoint's config
                 from bmoca.train.models import MINILM_L6
@@ -362,6 +366,8 @@ def _rl_command(algo: str):
                                     "(settings: the 15 Settings tasks; each episode draws one)"),
         init: Path = typer.Option(None, help="a BC checkpoint to start from (default: a fresh "
                                   "small policy)"),
+        spatial: bool = typer.Option(False, help="a fresh policy (no --init): add the map of "
+                                     "the whole token grid to its features (docs/training.md)"),
         out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:/ppo:/dqn:)",
                                  callback=_checkpoint_out),
         config_spec: str = typer.Option("paper", "--configs",
@@ -371,20 +377,33 @@ def _rl_command(algo: str):
                                       help="greedy evaluation configurations: comma-separated "
                                       "ids, test (the 10 test ones) or none"),
         timesteps: int = typer.Option(2000, min=1, help="environment steps in all"),
-        envs: int = typer.Option(2, min=1, help="phones stepped in parallel"),
+        envs: int = typer.Option(None, min=1, help="phones stepped in parallel [default: 2; "
+                                 "4 from scratch]"),
         subprocess: bool = typer.Option(False, help="one process per phone (SubprocVecEnv) "
                                         "instead of all in this one"),
         horizon_spec: str = typer.Option("5", "--horizon", help="steps per episode (§6.7: 5), "
                                          "or task: each task's own step limit"),
         gamma: float = typer.Option(0.9, help="discount (§6.7: 0.9)"),
-        lr: float = typer.Option(2e-4 if algo == "ppo" else 1e-4,
-                                 help="Adam's learning rate (§6.7: 2e-4)"),
-        rollout_steps: int = typer.Option(25, min=1, help="PPO: steps per phone between "
-                                          "updates; DQN: target-net update period"),
+        lr: float = typer.Option(None, help="Adam's learning rate [default: 2e-4 (§6.7); "
+                                 "DQN 1e-4; PPO from scratch 1e-3]"),
+        rollout_steps: int = typer.Option(None, min=1, help="PPO: steps per phone between "
+                                          "updates; DQN: target-net update period "
+                                          "[default: 25; PPO from scratch 32]"),
+        epochs: int = typer.Option(None, min=1, help="PPO: passes over each rollout "
+                                   "[default: 4]"),
+        batch_size: int = typer.Option(None, min=1, help="minibatch size [default: steps per "
+                                       "rollout of all phones, at most 64]"),
+        ent_coef: float = typer.Option(None, min=0.0, help="PPO: entropy bonus [default: 0 "
+                                       "(§6.7); from scratch 0.01]"),
+        clip_range: float = typer.Option(None, min=0.0, help="PPO: ratio clip [default: 0.1 "
+                                         "(§6.7); from scratch 0.5]"),
+        normalize_advantage: bool = typer.Option(
+            None, "--normalize-advantage/--raw-advantage", help="PPO: normalise each "
+            "minibatch's advantages [default: raw (§6.7); normalised from scratch]"),
         critic: str = typer.Option(
-            "separate", help="PPO: separate (the critic trains its own copy of the BC backbone, "
+            None, help="PPO: separate (the critic trains its own copy of the BC backbone, "
             "as the reference) or shared (one backbone; cheaper, but the value loss moves the "
-            "policy's features)"),
+            "policy's features) [default: separate; shared from scratch]"),
         success_fraction: float = typer.Option(
             0.25, min=0.0, max=0.95, help="DQN: share of each batch drawn from successful "
             "episodes' transitions (E.1's success and failure buffers; 0: one uniform buffer)"),
@@ -433,20 +452,22 @@ def _rl_command(algo: str):
             for cid in (*train_ids, *eval_ids):
                 configs.get(cid)  # an unknown id is one clear error before any phone starts
             torch.manual_seed(seed)
-            network = bc.load(init) if init else build_policy(new_config())
-            settings = rl.RLSettings(algo=algo, task=chosen[0].id if len(chosen) == 1
-                                     else task_id, configs=train_ids,
-                                     eval_configs=eval_ids, timesteps=timesteps, envs=envs,
-                                     subprocess=subprocess, horizon=horizon, gamma=gamma,
-                                     lr=lr, rollout_steps=rollout_steps,
-                                     batch_size=min(64, rollout_steps * envs),
-                                     shaping=shaping, off_path_reward=off_path_reward,
-                                     route=route, kl_coef=kl_coef, bc_coef=bc_coef,
-                                     demos=str(demos.resolve()) if demos else None,
-                                     demo_fraction=demo_fraction, margin=margin,
-                                     margin_coef=margin_coef,
-                                     success_fraction=success_fraction, critic=critic,
-                                     eval_every=eval_every, seed=seed, device=device)
+            network = bc.load(init) if init else build_policy(
+                {**new_config(), "spatial": spatial})
+            settings = rl.settings_for(
+                init is None, algo=algo, task=chosen[0].id if len(chosen) == 1 else task_id,
+                configs=train_ids, eval_configs=eval_ids, timesteps=timesteps, envs=envs,
+                subprocess=subprocess,
+                horizon=horizon, gamma=gamma, lr=lr, rollout_steps=rollout_steps,
+                epochs=epochs, batch_size=batch_size, ent_coef=ent_coef,
+                clip_range=clip_range, normalize_advantage=normalize_advantage,
+                shaping=shaping, off_path_reward=off_path_reward, route=route,
+                kl_coef=kl_coef, bc_coef=bc_coef,
+                demos=str(demos.resolve()) if demos else None, demo_fraction=demo_fraction,
+                margin=margin, margin_coef=margin_coef, success_fraction=success_fraction,
+                critic=critic, eval_every=eval_every, seed=seed, device=device)
+            if batch_size is None:
+                settings.batch_size = min(64, settings.rollout_steps * settings.envs)
             checkpointing = _checkpointing(out, checkpoint_every, resume, algo, settings,
                                            init=init.resolve() if init else None)
             curve_file = curve_path or out.with_suffix(".curve.jsonl")

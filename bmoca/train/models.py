@@ -16,7 +16,12 @@ Two architectures share one policy class (`Policy`):
 Image tokens get a learned position embedding (`positions`, on by default for `small`,
 off for `reference` as in the paper): attention and mean pooling are blind to where a
 token lies, and a tap policy has to say where. Checkpoints written before the option
-existed load without it.
+existed load without it. Even with positions, a fresh network's attention is nearly
+uniform, so its pooled features are close to the mean of the tokens: two home screens
+with the same icons in other places look alike until training sharpens the attention.
+`spatial` (off unless asked: `--spatial` for `bmoca train bc` and for a fresh `bmoca train
+ppo`) adds a linear map of the whole 32-token grid, in order, to the pooled features, so
+the layout shows from the first step (faintly: a fresh CNN's responses are small).
 
 `Policy.config` is a plain dict that rebuilds the same network (`build_policy`), stored in
 every checkpoint beside the weights.
@@ -199,6 +204,8 @@ class Policy(nn.Module):
             nn.init.normal_(self.positions, std=0.02)
         else:
             self.positions = None
+        # a map of the whole token grid in its order (`spatial`): which icon lies where
+        self.spatial = nn.Linear(TOKENS * dim, dim) if config.get("spatial", False) else None
         self.query = nn.Linear(self.text.dim, dim)
         self.attention = nn.MultiheadAttention(dim, num_heads=1, batch_first=True)
         self.head = nn.Sequential(nn.Linear(dim, hidden), nn.GELU(), nn.Linear(hidden, hidden),
@@ -223,6 +230,8 @@ class Policy(nn.Module):
             attended = attended + query
         keep = (~mask.to(image.device)).unsqueeze(-1).float()
         pooled = (attended * keep).sum(1) / keep.sum(1).clamp(min=1.0)
+        if self.spatial is not None:
+            pooled = pooled + self.spatial(image.flatten(1))
         return self.head[:-1](pooled)
 
     def weights(self) -> dict[str, torch.Tensor]:

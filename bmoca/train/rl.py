@@ -40,7 +40,8 @@ from bmoca.train.models import Policy
 from bmoca.train.rl_env import SHAPINGS, TaskEnv
 from bmoca.train.rl_policies import make_model, sb3_classes
 
-__all__ = ["RLSettings", "greedy_success", "make_model", "run_tasks", "train"]
+__all__ = ["FROM_SCRATCH", "RLSettings", "greedy_success", "make_model", "run_tasks",
+           "settings_for", "train"]
 
 ALGORITHMS = ("ppo", "dqn")
 CRITICS = ("separate", "shared")
@@ -61,6 +62,7 @@ class RLSettings:
     lr: float = 2e-4             # §6.7
     clip_range: float = 0.1      # §6.7
     ent_coef: float = 0.0        # §6.7
+    normalize_advantage: bool = False  # §6.7: raw advantages
     rollout_steps: int = 25      # per env, between PPO updates (5 episodes of 5 steps)
     batch_size: int = 25
     epochs: int = 4
@@ -80,6 +82,33 @@ class RLSettings:
     eval_every: int = 5
     seed: int = 0
     device: str = "cpu"          # where SB3 trains: cpu, cuda, cuda:1, mps, auto
+
+
+FROM_SCRATCH: dict[str, Any] = {
+    "lr": 1e-3, "ent_coef": 0.01, "normalize_advantage": True, "clip_range": 0.5,
+    "epochs": 4, "critic": "shared", "envs": 4, "rollout_steps": 32, "batch_size": 64,
+}
+"""PPO's defaults for a fresh policy (no BC checkpoint). §6.7's settings fine-tune a policy
+that already succeeds; a fresh one is uniform over 385 actions, and the random policy opens
+Settings in about 1 of 10 five-step episodes. PPO's clip bounds how far one update moves
+the probability of a sampled action (a factor 1 + clip), so at §6.7's 0.1 a tap with
+probability 1/385 needs some 60 well-rewarded updates to dominate; 0.5 needs about 15.
+Normalised advantages give the rare successes their weight against the many failures, a
+small entropy bonus keeps the other taps tried, and the critic shares the actor's
+features (half the cost, and no BC features to disturb)."""
+
+
+DQN: dict[str, Any] = {"lr": 1e-4}
+"""DQN's defaults: a smaller step than PPO's, as its TD targets move with the network."""
+
+
+def settings_for(from_scratch: bool, **given: Any) -> RLSettings:
+    """RLSettings from the values a caller chose (None: not chosen), the rest from §6.7
+    (fine-tuning a BC policy) or, for PPO on a fresh policy, `FROM_SCRATCH`."""
+    chosen = {k: v for k, v in given.items() if v is not None}
+    algo = chosen.get("algo", "ppo")
+    preset = FROM_SCRATCH if from_scratch and algo == "ppo" else DQN if algo == "dqn" else {}
+    return RLSettings(**{**preset, **chosen})
 
 
 def run_tasks(spec: str) -> list[tasks.Task]:

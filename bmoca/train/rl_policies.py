@@ -201,7 +201,8 @@ def make_model(network: Policy, settings: Any, vec: Any, goals: str | Sequence[s
                            n_steps=settings.rollout_steps, batch_size=settings.batch_size,
                            n_epochs=settings.epochs, gamma=settings.gamma,
                            gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
-                           ent_coef=settings.ent_coef, normalize_advantage=False,
+                           ent_coef=settings.ent_coef,
+                           normalize_advantage=settings.normalize_advantage,
                            policy_kwargs={**policy_kwargs, "ortho_init": False,
                                           "share_features_extractor": settings.critic == "shared"},
                            seed=settings.seed, device=device, verbose=0)
