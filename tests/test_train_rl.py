@@ -250,7 +250,7 @@ def test_ppo_from_scratch_takes_its_own_defaults_and_the_callers_choices():
         assert getattr(scratch, key) == value, key
     assert scratch != rl.RLSettings()
     assert rl.settings_for(False, algo="ppo", lr=None) == rl.RLSettings()  # §6.7's
-    assert rl.settings_for(True, algo="dqn") == rl.RLSettings(algo="dqn")  # PPO's preset only
+    assert rl.settings_for(True, algo="dqn") == rl.RLSettings(algo="dqn", lr=1e-4)  # DQN's own
     assert rl.settings_for(True, lr=5e-4, ent_coef=0.0).lr == 5e-4
     assert rl.settings_for(True, lr=5e-4, ent_coef=0.0).ent_coef == 0.0
     model = rl.make_model(build_policy({"arch": "small"}), scratch, _vec("gmail/open_Gmail"),
