@@ -75,3 +75,17 @@ def play_plan(task_id: str, config: str, plan: list, max_actions: int = 20,
         return Screen(obs["xml"]), sent, success
     finally:
         env.close()
+
+
+def replay_rewards(env: Any, steps: Any) -> tuple[list[float], bool, dict]:
+    """Play a demonstration's discrete steps in a fresh reset of `env` (a `TaskEnv`) until
+    the episode ends: the rewards, whether it terminated, and the last info."""
+    env.reset()
+    rewards: list[float] = []
+    terminated, info = False, {}
+    for step in steps:
+        _, reward, terminated, truncated, info = env.step(step.discrete)
+        rewards.append(reward)
+        if terminated or truncated:
+            break
+    return rewards, terminated, info

@@ -13,6 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("stable_baselines3")
 
+from agent_steps import replay_rewards  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from bmoca.cli.main import app  # noqa: E402
@@ -35,13 +36,7 @@ def demos(tmp_path_factory):
 def test_shaping_pays_i_over_n_along_the_experts_path(demos):
     for demo in demos.episodes:
         env = TaskEnv(demo.task_id, [demo.config_id], horizon=20, shaping=True)
-        env.reset()
-        rewards = []
-        for step in demo.steps:
-            _, reward, terminated, truncated, info = env.step(step.discrete)
-            rewards.append(reward)
-            if terminated or truncated:
-                break
+        rewards, terminated, info = replay_rewards(env, demo.steps)
         n = len(rewards)
         assert rewards == pytest.approx([(i + 1) / n for i in range(n)]), demo.config_id
         assert info["is_success"] and terminated

@@ -13,6 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("stable_baselines3")
 
+from agent_steps import replay_rewards  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from bmoca import tasks  # noqa: E402
@@ -71,13 +72,7 @@ def test_progress_shaping_pays_sub_goals_and_keeps_the_discounted_return(demos, 
     for demo in data.dataset.episodes:
         env = TaskEnv(demo.task_id, [demo.config_id], horizon=20, shaping="progress",
                       gamma=gamma)
-        env.reset()
-        rewards = []
-        for step in demo.steps:
-            _, reward, terminated, truncated, info = env.step(step.discrete)
-            rewards.append(reward)
-            if terminated or truncated:
-                break
+        rewards, terminated, info = replay_rewards(env, demo.steps)
         env.close()
         assert info["is_success"] and terminated
         # potential-based: the shaped discounted return is the sparse one, gamma^(T-1)
