@@ -35,8 +35,7 @@ from bmoca.env import BmocaEnv, DevicePool
 from bmoca.env.fork import EnvState
 from bmoca.env.targets import action_target
 from bmoca.formats.hierarchy import parse as parse_dump
-from bmoca.tasks import experts
-from bmoca.train.rl_shaping import ProgressShaping
+from bmoca.train.rl_shaping import ProgressShaping, play_expert
 
 __all__ = ["SHAPINGS", "TaskEnv", "TaskState", "expert_path", "screen_state"]
 
@@ -62,25 +61,7 @@ def screen_state(xml: str) -> str:
 def expert_path(task: tasks.Task, config: str, pool: DevicePool | None = None) -> list[str]:
     """The screen states after each step of the task's expert in `config`, ending with
     the successful one."""
-    if not task.expert:
-        raise ValueError(f"task {task.id} has no expert plan to shape rewards with")
-    env = BmocaEnv(task, config, device=pool or DevicePool(), observation="xml",
-                   action="json")
-    try:
-        observation, _ = env.reset(seed=0)
-        agent = experts.build(task.expert)
-        agent.reset(task.goal, 0)
-        states: list[str] = []
-        while True:
-            observation, _, terminated, truncated, info = env.step(agent.act(observation))
-            states.append(screen_state(observation["xml"]))
-            if terminated or truncated:
-                if not info.get("success"):
-                    raise RuntimeError(f"the expert of {task.id} failed in {config}")
-                return states
-    finally:
-        if pool is None:
-            env.close()
+    return [screen_state(seen["xml"]) for seen in play_expert(task, config, pool)]
 
 
 @dataclass(frozen=True)

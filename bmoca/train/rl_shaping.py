@@ -18,41 +18,57 @@ policy cloned from shade demonstrations) and kept.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bmoca import tasks
 from bmoca.env import BmocaEnv, DevicePool
 from bmoca.env.targets import action_target, checkpoint_progress, is_checkpoint
 from bmoca.tasks import experts
 
-__all__ = ["ProgressShaping", "expert_checkpoints"]
+__all__ = ["ProgressShaping", "expert_checkpoints", "play_expert"]
 
 
-def expert_checkpoints(task: tasks.Task, config: str, pool: DevicePool | None = None,
-                       route: str = "launcher") -> tuple[str, ...]:
-    """The checkpoints of the task's expert in `config`, in the order it reaches them."""
+def play_expert(task: tasks.Task, config: str, pool: DevicePool | None = None,
+                route: str = "launcher",
+                before_step: Callable[[BmocaEnv, dict], None] | None = None) -> list[dict]:
+    """The observations after each step of the task's expert in `config` (a successful
+    episode, else RuntimeError); `before_step` sees each action with the screen it is for."""
     if not task.expert:
-        raise ValueError(f"task {task.id} has no expert plan to measure progress against")
+        raise ValueError(f"task {task.id} has no expert plan to follow")
     env = BmocaEnv(task, config, device=pool or DevicePool(), observation="xml",
                    action="json")
     try:
         observation, _ = env.reset(seed=0)
         agent = experts.build(task.expert, route)
         agent.reset(task.goal, 0)
-        found: list[str] = []
+        seen: list[dict] = []
         while True:
             action = agent.act(observation)
-            target = action_target(env, action)
-            if is_checkpoint(target):
-                found.append(target)
+            if before_step is not None:
+                before_step(env, action)
             observation, _, terminated, truncated, info = env.step(action)
+            seen.append(observation)
             if terminated or truncated:
                 if not info.get("success"):
                     raise RuntimeError(f"the expert of {task.id} failed in {config}")
-                return tuple(found)
+                return seen
     finally:
         if pool is None:
             env.close()
+
+
+def expert_checkpoints(task: tasks.Task, config: str, pool: DevicePool | None = None,
+                       route: str = "launcher") -> tuple[str, ...]:
+    """The checkpoints of the task's expert in `config`, in the order it reaches them."""
+    found: list[str] = []
+
+    def note(env: BmocaEnv, action: dict) -> None:
+        target = action_target(env, action)
+        if is_checkpoint(target):
+            found.append(target)
+
+    play_expert(task, config, pool, route, before_step=note)
+    return tuple(found)
 
 
 class ProgressShaping:
