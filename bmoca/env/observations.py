@@ -17,7 +17,7 @@ import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bmoca.bytecache import byte_lru
-from bmoca.formats.hierarchy import DUMPS_KEPT, PARSED_BYTES, TREE_BYTES
+from bmoca.formats.hierarchy import DUMPS_KEPT, PARSED_BYTES, TREE_BYTES, numbered
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -129,9 +129,7 @@ def _nodes_of(xml: str) -> tuple[etree._Element, ...]:
 
 
 def _nodes(xml: str | bytes) -> list[etree._Element]:
-    root = _parse_xml(xml)
-    return [node for _event, node in _lxml()[0].iterwalk(root, events=("end",))
-            if isinstance(node.tag, str) and node.get("bounds") is not None]
+    return numbered(_parse_xml(xml))
 
 
 def translate(xml: str | bytes) -> list[Element]:

@@ -31,3 +31,13 @@ def parse(xml: str) -> etree._Element:
     from lxml import etree  # on first use: a cold start that reads no dump skips lxml
 
     return etree.fromstring(xml.encode("utf-8"))
+
+
+def numbered(root: etree._Element) -> list[etree._Element]:
+    """The elements that have `bounds`, in post-order (children first): an element's
+    position here is its number in the env's observations (B-MoCA's translator, the
+    `index` of a JSON action), so the outermost full-screen container gets the largest."""
+    from lxml import etree
+
+    return [node for _event, node in etree.iterwalk(root, events=("end",))
+            if isinstance(node.tag, str) and node.get("bounds") is not None]

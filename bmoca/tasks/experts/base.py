@@ -20,7 +20,7 @@ from typing import Any
 
 from bmoca.bytecache import byte_lru
 from bmoca.formats import apps as app_table
-from bmoca.formats.hierarchy import DUMPS_KEPT, PARSED_BYTES
+from bmoca.formats.hierarchy import DUMPS_KEPT, PARSED_BYTES, numbered
 from bmoca.formats.hierarchy import parse as parse_dump
 from bmoca.tasks.experts import interruptions
 
@@ -96,25 +96,13 @@ class Screen:
 @byte_lru(PARSED_BYTES, maxsize=DUMPS_KEPT)
 def _parsed(xml: str) -> tuple[Node, ...]:
     """The nodes of a dump seen lately (a screen that did not change dumps the same text),
-    in document order, each with its post-order number (`bmoca.env.observations.translate`
-    numbers every element that has bounds, children first)."""
-    found: list[tuple[Any, re.Match[str]]] = []
-    numbered: list[Any] = []  # kept alive, so that their ids stay theirs
-    tags: dict[int, int] = {}
-
-    def walk(el: Any) -> None:
-        m = _BOUNDS.fullmatch(el.get("bounds", "")) if el.tag == "node" else None
-        if m:
-            found.append((el, m))
-        for child in el:
-            if isinstance(child.tag, str):
-                walk(child)
-        if el.get("bounds") is not None:
-            tags[id(el)] = len(numbered)
-            numbered.append(el)
-
+    in document order, each with its number in the env's observations
+    (`bmoca.formats.hierarchy.numbered`)."""
     root = parse_dump(xml)
-    walk(root)
+    order = numbered(root)  # held, so that each element keeps its id while it is read
+    tags = {id(el): n for n, el in enumerate(order)}
+    found = [(el, m) for el in root.iter("node")
+             if (m := _BOUNDS.fullmatch(el.get("bounds", "")))]
     return tuple(Node(
         id=el.get("resource-id", ""), text=el.get("text", ""), desc=el.get("content-desc", ""),
         cls=el.get("class", ""), package=el.get("package", ""),
