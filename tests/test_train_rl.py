@@ -16,6 +16,7 @@ pytest.importorskip("stable_baselines3")
 from agent_steps import replay_rewards  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
+from bmoca import configs  # noqa: E402
 from bmoca.cli.main import app  # noqa: E402
 from bmoca.demos import load  # noqa: E402
 from bmoca.train import bc, rl  # noqa: E402
@@ -190,6 +191,11 @@ def test_bad_rl_input_is_one_clear_error(tmp_path):
                                       "--critic", "both", "--timesteps", "10"])
     assert result.exit_code == 2
     assert "unknown critic 'both'; use one of ('separate', 'shared')" in result.output
+    result = CliRunner().invoke(app, ["train", "ppo", "--out", str(tmp_path / "x.pt"),
+                                      "--lr-schedule", "cubic", "--timesteps", "10"])
+    assert result.exit_code == 2
+    assert "unknown learning-rate schedule 'cubic'; use one of ('constant', 'linear')" \
+        in result.output
     assert not (tmp_path / "x.pt").exists()
 
 
@@ -256,6 +262,11 @@ def test_ppo_from_scratch_takes_its_own_defaults_and_the_callers_choices():
     tuned = rl.make_model(build_policy({"arch": "small"}), rl.RLSettings(),
                           _vec("gmail/open_Gmail"), "Open Gmail")[0]
     assert tuned.normalize_advantage is False and tuned.ent_coef == 0.0
+    decaying = rl.make_model(build_policy({"arch": "small"}),
+                             rl.RLSettings(lr=1e-3, lr_schedule="linear"),
+                             _vec("gmail/open_Gmail"), "Open Gmail")[0]
+    assert decaying.lr_schedule(1.0) == 1e-3 and decaying.lr_schedule(0.25) == 2.5e-4
+    assert decaying.lr_schedule(0.0) == 0.0 and tuned.lr_schedule(0.0) == 2e-4
 
 
 def test_ppo_cli_from_scratch_and_from_bc_records_the_settings_it_ran(tmp_path):
@@ -273,9 +284,10 @@ def test_ppo_cli_from_scratch_and_from_bc_records_the_settings_it_ran(tmp_path):
     assert ran["batch_size"] == 4  # never more than a rollout holds
     bc.save(build_policy({"arch": "small"}), init)
     result = CliRunner().invoke(app, ["train", "ppo", "--init", str(init), "--out",
-                                      str(tuned), *common])
+                                      str(tuned), *common, "--configs", "train"])
     assert result.exit_code == 0, result.output
     ran = torch.load(tuned, weights_only=True)["extra"]["rl"]
+    assert ran["configs"] == list(configs.ids("train")) and len(ran["configs"]) == 35
     paper = dataclasses.asdict(rl.RLSettings())
     for key in ("lr", "epochs", "critic", "ent_coef", "clip_range", "normalize_advantage"):
         assert ran[key] == paper[key], key  # §6.7's settings for fine-tuning

@@ -49,6 +49,8 @@ def _same_weights(a: torch.nn.Module, b: torch.nn.Module) -> bool:
 @pytest.mark.parametrize("algo, options, stop", [
     ("ppo", {"rollout_steps": 3, "batch_size": 6, "epochs": 2, "timesteps": 60}, 5),
     ("dqn", {"rollout_steps": 5, "batch_size": 8, "timesteps": 90, "horizon": 4}, 8),
+    ("ppo", {"rollout_steps": 3, "batch_size": 6, "epochs": 2, "timesteps": 60,
+             "lr_schedule": "linear", "lr": 1e-3}, 5),  # the decay resumes where it was
 ])
 def test_interrupted_and_resumed_run_ends_as_an_uninterrupted_one(algo, options, stop,
                                                                   tmp_path):

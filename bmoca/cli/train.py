@@ -372,7 +372,7 @@ def _rl_command(algo: str):
                                  callback=_checkpoint_out),
         config_spec: str = typer.Option("paper", "--configs",
                                         help="training configurations: comma-separated ids, "
-                                        "or paper (the 10 of §6.7)"),
+                                        "paper (the 10 of §6.7) or train (all 35)"),
         eval_spec: str = typer.Option("test", "--eval-configs",
                                       help="greedy evaluation configurations: comma-separated "
                                       "ids, test (the 10 test ones) or none"),
@@ -386,6 +386,8 @@ def _rl_command(algo: str):
         gamma: float = typer.Option(0.9, help="discount (§6.7: 0.9)"),
         lr: float = typer.Option(None, help="Adam's learning rate [default: 2e-4 (§6.7); "
                                  "DQN 1e-4; PPO from scratch 1e-3]"),
+        lr_schedule: str = typer.Option("constant", help="constant, or linear: from --lr "
+                                        "down to 0 at --timesteps"),
         rollout_steps: int = typer.Option(None, min=1, help="PPO: steps per phone between "
                                           "updates; DQN: target-net update period "
                                           "[default: 25; PPO from scratch 32]"),
@@ -446,6 +448,7 @@ def _rl_command(algo: str):
             chosen = rl.run_tasks(task_id)
             horizon = _horizon(horizon_spec)
             train_ids = (list(PAPER_RL_CONFIGS) if config_spec == "paper"
+                         else list(configs.ids("train")) if config_spec == "train"
                          else _config_list(config_spec))
             eval_ids = ([] if eval_spec == "none" else list(configs.ids("test"))
                         if eval_spec == "test" else _config_list(eval_spec))
@@ -458,7 +461,8 @@ def _rl_command(algo: str):
                 init is None, algo=algo, task=chosen[0].id if len(chosen) == 1 else task_id,
                 configs=train_ids, eval_configs=eval_ids, timesteps=timesteps, envs=envs,
                 subprocess=subprocess,
-                horizon=horizon, gamma=gamma, lr=lr, rollout_steps=rollout_steps,
+                horizon=horizon, gamma=gamma, lr=lr, lr_schedule=lr_schedule,
+                rollout_steps=rollout_steps,
                 epochs=epochs, batch_size=batch_size, ent_coef=ent_coef,
                 clip_range=clip_range, normalize_advantage=normalize_advantage,
                 shaping=shaping, off_path_reward=off_path_reward, route=route,

@@ -45,6 +45,7 @@ __all__ = ["FROM_SCRATCH", "RLSettings", "greedy_success", "make_model", "run_ta
 
 ALGORITHMS = ("ppo", "dqn")
 CRITICS = ("separate", "shared")
+LR_SCHEDULES = ("constant", "linear")
 
 
 @dataclass
@@ -60,6 +61,7 @@ class RLSettings:
     gamma: float = 0.9           # §6.7
     gae_lambda: float = 0.9      # §6.7
     lr: float = 2e-4             # §6.7
+    lr_schedule: str = "constant"  # or linear: from lr down to 0 at `timesteps`
     clip_range: float = 0.1      # §6.7
     ent_coef: float = 0.0        # §6.7
     normalize_advantage: bool = False  # §6.7: raw advantages
@@ -180,6 +182,9 @@ def train(network: Policy, settings: RLSettings, *,
         raise TrainError(f"unknown algorithm {settings.algo!r}; use one of {ALGORITHMS}")
     if settings.critic not in CRITICS:
         raise TrainError(f"unknown critic {settings.critic!r}; use one of {CRITICS}")
+    if settings.lr_schedule not in LR_SCHEDULES:
+        raise TrainError(f"unknown learning-rate schedule {settings.lr_schedule!r}; use one "
+                         f"of {LR_SCHEDULES}")
     if settings.shaping not in SHAPINGS:
         raise TrainError(f"unknown shaping {settings.shaping!r}; use one of {SHAPINGS}")
     if network.config.get("action", "discrete") != "discrete":

@@ -185,6 +185,15 @@ def sb3_classes() -> dict[str, Any]:
             "Features": Features, "ActorCritic": ActorCritic, "QPolicy": QPolicy}
 
 
+def learning_rate(settings: Any) -> float | Callable[[float], float]:
+    """SB3's learning rate for `settings`: constant, or linear from `lr` to 0 over the run
+    (SB3 passes the fraction of `timesteps` remaining, so a resumed run stays on the line)."""
+    if settings.lr_schedule == "linear":
+        start = settings.lr
+        return lambda remaining: start * remaining
+    return settings.lr
+
+
 def make_model(network: Policy, settings: Any, vec: Any, goals: str | Sequence[str],
                demos: Demonstrations | None = None) -> tuple[Any, Callable[[], Policy]]:
     """The SB3 model around a copy of `network` for `settings` (`rl.RLSettings`), and a
@@ -197,7 +206,7 @@ def make_model(network: Policy, settings: Any, vec: Any, goals: str | Sequence[s
                      "features_extractor_kwargs": {"network": network, "goals": goals}}
     regularized = bool(settings.kl_coef or settings.bc_coef)
     if settings.algo == "ppo":
-        model = sb3["PPO"](sb3["ActorCritic"], vec, learning_rate=settings.lr,
+        model = sb3["PPO"](sb3["ActorCritic"], vec, learning_rate=learning_rate(settings),
                            n_steps=settings.rollout_steps, batch_size=settings.batch_size,
                            n_epochs=settings.epochs, gamma=settings.gamma,
                            gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
@@ -222,7 +231,7 @@ def make_model(network: Policy, settings: Any, vec: Any, goals: str | Sequence[s
             install_ppo_hook(policy, model.regularizer)
         model.demos = demos
         return model, lambda: model.policy.features_extractor.network
-    model = sb3["DoubleDQN"](sb3["QPolicy"], vec, learning_rate=settings.lr,
+    model = sb3["DoubleDQN"](sb3["QPolicy"], vec, learning_rate=learning_rate(settings),
                              buffer_size=settings.buffer_size, learning_starts=50,
                              batch_size=settings.batch_size, gamma=settings.gamma,
                              train_freq=(max(1, settings.horizon or 5), "step"),
