@@ -145,10 +145,15 @@ def main() -> None:
         parser.exit(2, f"data_diversity.py: error: {args.out} holds a study of other tasks "
                        f"({', '.join(results['tasks'])}); choose another --out\n")
     # and its demonstrations' route (a study from before --route: the launcher's)
-    recorded = "launcher" if len(results) > 1 else args.route
+    recorded = "launcher" if len(set(results) - {"tasks"}) else args.route
     if results.setdefault("route", recorded) != args.route:
         parser.exit(2, f"data_diversity.py: error: {args.out} holds a study with --route "
                        f"{results['route']}; choose another --out\n")
+    training = {"arch": args.arch, "steps": args.steps, "batch_size": args.batch_size,
+                "lr": args.lr, "repeats": args.repeats, "screen_width": args.screen_width}
+    if results.setdefault("training", training) != training:  # one budget per table
+        parser.exit(2, f"data_diversity.py: error: {args.out} holds a study trained with "
+                       f"{json.dumps(results['training'])}; choose another --out\n")
     started = time.perf_counter()
     demos = generate_demos(args.out, args.tasks, args.repeats, args.screen_width, args.workers,
                            args.route)

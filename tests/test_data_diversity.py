@@ -48,3 +48,15 @@ def test_a_resumed_study_keeps_its_route(tmp_path):
     (shade / "results.json").write_text(json.dumps({"tasks": [TASK], "route": "shade"}))
     result = _study(shade)  # the default route, launcher, is not this study's
     assert result.returncode == 2 and "--route shade" in result.stderr
+
+
+def test_a_resumed_study_keeps_its_training_budget(tmp_path):
+    study = tmp_path / "study"  # 700 steps per policy; a rerun at 1,400 would mix two tables
+    study.mkdir()
+    (study / "results.json").write_text(json.dumps({
+        "tasks": [TASK], "route": "shade",
+        "training": {"arch": "small", "steps": 700, "batch_size": 32, "lr": 1e-3,
+                     "repeats": 1, "screen_width": 128}}))
+    result = _study(study, "--route", "shade", "--steps", "1400")
+    assert result.returncode == 2
+    assert "holds a study trained with" in result.stderr and '"steps": 700' in result.stderr

@@ -166,6 +166,30 @@ def test_dqn_from_demonstrations_moves_toward_the_experts_actions(demos):
                                            _expert_loss(start, demos))
 
 
+def _expert_share(network, demos) -> float:
+    """The share of demonstration steps where the expert's action is the network's argmax."""
+    data = StepDataset(demos)
+    pixels = torch.stack([to_tensor(data.pixels(i)) for i in range(len(data))])
+    goals = [item[2] for item in data.items]
+    actions = torch.tensor([item[3] for item in data.items])
+    with torch.no_grad():
+        return float((network(pixels, goals).argmax(1) == actions).float().mean())
+
+
+def test_dqfd_pretraining_puts_the_experts_actions_first_before_any_episode(demos):
+    torch.manual_seed(0)
+    start = build_policy(new_config()).eval()
+    settings = rl.RLSettings(algo="dqn", task=TWO, configs=["train_env_000"], envs=1,
+                             timesteps=4, horizon=2, batch_size=16, lr=1e-3, eval_every=0,
+                             seed=0, demos=str(demos))  # 4 steps: no update from the phone
+    untouched = rl.train(start, settings)[0]
+    assert _expert_share(untouched, demos) == _expert_share(start, demos) < 0.2
+    pretrained = rl.train(start, dataclasses.replace(settings, pretrain_steps=80))[0]
+    assert _expert_share(pretrained, demos) > 0.6  # from under 0.2
+    with pytest.raises(rl.TrainError, match="--pretrain-steps is DQfD's"):
+        rl.train(start, dataclasses.replace(settings, pretrain_steps=5, demos=None))
+
+
 def test_the_cli_trains_on_several_tasks_with_every_option(demos, tmp_path):
     out = tmp_path / "ppo.pt"
     result = CliRunner().invoke(app, [
@@ -202,7 +226,8 @@ class Interrupted(Exception):
 @pytest.mark.parametrize("algo, options", [
     ("ppo", {"rollout_steps": 3, "batch_size": 6, "epochs": 2, "timesteps": 36,
              "bc_coef": 0.5, "kl_coef": 0.5}),
-    ("dqn", {"rollout_steps": 5, "batch_size": 8, "timesteps": 80, "horizon": 4}),
+    ("dqn", {"rollout_steps": 5, "batch_size": 8, "timesteps": 80, "horizon": 4,
+             "pretrain_steps": 6}),  # pre-trained once, not again on resuming
 ])
 def test_a_multi_task_run_with_demonstrations_resumes_bit_for_bit(demos, tmp_path, algo,
                                                                   options):

@@ -430,6 +430,9 @@ def _rl_command(algo: str):
         margin: float = typer.Option(0.8, min=0.0, help="DQN with --demos: DQfD's margin"),
         margin_coef: float = typer.Option(1.0, min=0.0, help="DQN with --demos: weight of "
                                           "the large-margin loss"),
+        pretrain_steps: int = typer.Option(0, min=0, help="DQN with --demos: DQfD's "
+                                           "pre-training, gradient steps on the "
+                                           "demonstrations alone before the first episode"),
         eval_every: int = typer.Option(5, min=0, help="iterations between greedy "
                                        "evaluations (0: at the end only)"),
         curve_path: Path = typer.Option(None, "--curve", help="JSON lines of the learning "
@@ -468,7 +471,8 @@ def _rl_command(algo: str):
                 shaping=shaping, off_path_reward=off_path_reward, route=route,
                 kl_coef=kl_coef, bc_coef=bc_coef,
                 demos=str(demos.resolve()) if demos else None, demo_fraction=demo_fraction,
-                margin=margin, margin_coef=margin_coef, success_fraction=success_fraction,
+                margin=margin, margin_coef=margin_coef, pretrain_steps=pretrain_steps,
+                success_fraction=success_fraction,
                 critic=critic, eval_every=eval_every, seed=seed, device=device)
             if batch_size is None:
                 settings.batch_size = min(64, settings.rollout_steps * settings.envs)

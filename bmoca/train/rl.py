@@ -81,6 +81,7 @@ class RLSettings:
     demo_fraction: float = 0.25  # DQN with demos: share of each batch from demonstrations
     margin: float = 0.8          # DQfD's margin
     margin_coef: float = 1.0     # DQfD's weight of the large-margin loss (with demos)
+    pretrain_steps: int = 0      # DQfD's gradient steps on the demonstrations alone, first
     eval_every: int = 5
     seed: int = 0
     device: str = "cpu"          # where SB3 trains: cpu, cuda, cuda:1, mps, auto
@@ -193,6 +194,8 @@ def train(network: Policy, settings: RLSettings, *,
         raise TrainError("RL needs at least one training configuration")
     if settings.bc_coef and not settings.demos:
         raise TrainError("--bc-coef needs demonstrations (--demos DIR)")
+    if settings.pretrain_steps and (settings.algo != "dqn" or not settings.demos):
+        raise TrainError("--pretrain-steps is DQfD's: it needs dqn and --demos DIR")
     chosen = run_tasks(settings.task)
     sb3 = sb3_classes()
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
@@ -257,6 +260,8 @@ def _curve_callback(base: type, settings: RLSettings, task: list[tasks.Task],
                 row = self._row()
                 self._evaluate(row)
                 self._record(row)
+            if settings.pretrain_steps and resumed is None:  # after row 0: it is BC's
+                self.model.pretrain(settings.pretrain_steps, settings.batch_size)
             self.started = time.perf_counter()
 
         def _on_rollout_start(self) -> None:

@@ -156,30 +156,50 @@ def sb3_classes() -> dict[str, Any]:
             self._update_learning_rate(self.policy.optimizer)
             losses, margins = [], []
             for _ in range(gradient_steps):
-                data, share = self._batch(batch_size)
-                with torch.no_grad():
-                    best = self.q_net(data.next_observations).argmax(dim=1, keepdim=True)
-                    next_q = self.q_net_target(data.next_observations).gather(1, best)
-                    target = data.rewards + (1 - data.dones) * self.gamma * next_q
-                q_values = self.q_net(data.observations)
-                current = q_values.gather(1, data.actions.long())
-                loss = nn.functional.smooth_l1_loss(current, target)
-                if share and self.margin_coef:
-                    expert = margin_loss(q_values[-share:], data.actions[-share:].long(),
-                                         self.margin)
-                    margins.append(expert.item())
-                    loss = loss + self.margin_coef * expert
-                if self.regularizer is not None and self.regularizer.active:
-                    loss = loss + self.regularizer.loss(data.observations)
-                losses.append(loss.item())
-                self.policy.optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
-                self.policy.optimizer.step()
+                losses.append(self._gradient_step(*self._batch(batch_size), margins))
             self._n_updates += gradient_steps
             self.logger.record("train/loss", float(np.mean(losses)) if losses else 0.0)
             if margins:
                 self.logger.record("train/margin_loss", float(np.mean(margins)))
+
+        def pretrain(self, steps: int, batch_size: int) -> list[float]:
+            """DQfD's pre-training (Hester et al., 2018): `steps` gradient steps on batches
+            of demonstrations alone, with the TD and large-margin losses (and the
+            regularizer), the target network synchronised every `target_update_interval`
+            steps. The agent then meets the phone with Q-values on the reward's scale and
+            the expert's actions ahead, instead of BC's log-probabilities, whose gaps of 5
+            to 10 the first TD targets (0 to 1) would tear apart. Returns the losses."""
+            self.policy.set_training_mode(True)
+            losses: list[float] = []
+            for step in range(1, steps + 1):
+                losses.append(self._gradient_step(self.demos.sample(batch_size, self.device),
+                                                  batch_size, []))
+                if step % max(1, self.target_update_interval) == 0 or step == steps:
+                    self.q_net_target.load_state_dict(self.q_net.state_dict())
+            return losses
+
+        def _gradient_step(self, data: Any, share: int, margins: list[float]) -> float:
+            """One double-DQN step on `data`, whose last `share` rows are demonstrations
+            (the large-margin loss applies to them)."""
+            with torch.no_grad():
+                best = self.q_net(data.next_observations).argmax(dim=1, keepdim=True)
+                next_q = self.q_net_target(data.next_observations).gather(1, best)
+                target = data.rewards + (1 - data.dones) * self.gamma * next_q
+            q_values = self.q_net(data.observations)
+            current = q_values.gather(1, data.actions.long())
+            loss = nn.functional.smooth_l1_loss(current, target)
+            if share and self.margin_coef:
+                expert = margin_loss(q_values[-share:], data.actions[-share:].long(),
+                                     self.margin)
+                margins.append(expert.item())
+                loss = loss + self.margin_coef * expert
+            if self.regularizer is not None and self.regularizer.active:
+                loss = loss + self.regularizer.loss(data.observations)
+            self.policy.optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+            self.policy.optimizer.step()
+            return loss.item()
 
     return {"PPO": PPO, "DoubleDQN": DoubleDQN, "BaseCallback": BaseCallback,
             "Features": Features, "ActorCritic": ActorCritic, "QPolicy": QPolicy}

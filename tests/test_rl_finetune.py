@@ -1,0 +1,70 @@
+"""benchmarks/rl_finetune.py: BC → BC+RL over a data-diversity study's checkpoints, the
+table of before and after, and a resumed comparison that keeps its recipe."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("stable_baselines3")
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "benchmarks" / "rl_finetune.py"
+TASK = "settings/open_the_setting_app"
+TINY = ["--", "--timesteps", "8", "--envs", "1", "--rollout-steps", "4", "--batch-size", "4",
+        "--configs", "train_env_000"]  # the script's own "--configs train" is overridden
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=600,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory) -> Path:
+    """A study as data_diversity.py leaves it: its tasks and route, a BC checkpoint, and
+    demonstrations (here of one configuration) for the BC term."""
+    from bmoca.train import bc
+    from bmoca.train.models import build_policy, new_config
+
+    root = tmp_path_factory.mktemp("study")
+    (root / "results.json").write_text(json.dumps({"tasks": [TASK], "route": "shade"}))
+    torch.manual_seed(0)
+    bc.save(build_policy(new_config()), root / "bc_35_seed0.pt")
+    subprocess.run([sys.executable, "-m", "bmoca.cli.main", "demos", "generate", "--tasks",
+                    TASK, "--configs", "train_env_000", "--play", "discrete", "--route",
+                    "shade", "--out", str(root / "demos")], check=True, cwd=ROOT,
+                   capture_output=True, timeout=300)
+    return root
+
+
+def test_the_comparison_tunes_each_seed_and_tables_before_and_after(study, tmp_path):
+    out = tmp_path / "rl"
+    result = _run("--study", str(study), "--out", str(out), "--seeds", "0", *TINY)
+    assert result.returncode == 0, result.stderr[-2000:]
+    saved = json.loads((out / "results.json").read_text())
+    assert set(saved["0"]["bc"]) == set(saved["0"]["tuned"]) == {TASK}
+    assert saved["run"]["recipe"][-10:] == TINY[1:]
+    tuned = torch.load(out / "ppo_seed0.pt", weights_only=True)["extra"]["rl"]
+    assert tuned["configs"] == ["train_env_000"] and tuned["task"] == TASK
+    assert tuned["timesteps"] == 8 and tuned["kl_coef"] == 0.03  # the recipe, then TINY
+    table = (out / "results.md").read_text()
+    assert f"| {TASK} |" in table and "| **average** |" in table
+    assert "Per seed, of the 10 test episodes (BC → BC + PPO): seed 0:" in table
+    again = _run("--study", str(study), "--out", str(out), "--seeds", "0", *TINY)
+    assert again.returncode == 0 and json.loads((out / "results.json").read_text()) == saved
+    other = _run("--study", str(study), "--out", str(out), "--", "--timesteps", "16")
+    assert other.returncode == 2 and "holds another run" in other.stderr
+
+
+def test_a_missing_study_or_seed_is_one_clear_error(study, tmp_path):
+    result = _run("--study", str(tmp_path / "nowhere"), "--out", str(tmp_path / "a"))
+    assert result.returncode == 2 and "--study: no " in result.stderr
+    result = _run("--study", str(study), "--out", str(tmp_path / "b"), "--seeds", "4")
+    assert result.returncode == 2 and "bc_35_seed4.pt" in result.stderr
