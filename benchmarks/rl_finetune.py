@@ -1,5 +1,5 @@
 """BC → BC+RL (B-MoCA's RL figure): fine-tune each seed's BC checkpoint with PPO or DQN on
-every task of a suite in the 35 training configurations, and compare the greedy success on
+every task of a suite in the training configurations (`--configs`: all 35, or §6.7's 10), and compare the greedy success on
 the 10 test configurations before and after, over seeds.
 
     python benchmarks/data_diversity.py --out runs/diversity-settings --tasks settings \\
@@ -29,11 +29,11 @@ from pathlib import Path
 RECIPES = {
     "ppo": ["--shaping", "progress", "--kl-coef", "0.03", "--bc-coef", "0.1", "--lr", "5e-4",
             "--envs", "4", "--timesteps", "3000"],
-    "dqn": ["--kl-coef", "0.1", "--envs", "4", "--timesteps", "2000"],
+    "dqn": ["--envs", "4", "--timesteps", "1200"],
 }
 """Measured on the Settings tasks (docs/training.md): multi-task PPO with the progress
 reward, held near the BC policy by a small KL term and the BC loss on the demonstrations;
-DQfD (the demonstrations in every batch, a large margin) with a KL term."""
+DQfD (the demonstrations in every batch, a large margin)."""
 
 
 def greedy(path: Path, spec: str) -> dict[str, float]:
@@ -50,7 +50,7 @@ def greedy(path: Path, spec: str) -> dict[str, float]:
 
 def fine_tune(args: argparse.Namespace, study: dict, seed: int, init: Path, out: Path) -> float:
     command = [sys.executable, "-m", "bmoca.cli.main", "train", args.algo, "--init", str(init),
-               "--out", str(out), "--task", args.tasks, "--configs", "train",
+               "--out", str(out), "--task", args.tasks, "--configs", args.configs,
                "--horizon", "task", "--route", study.get("route", "launcher"),
                "--demos", str(args.study / "demos"), "--eval-configs", "none",
                "--eval-every", "0", "--seed", str(seed), "--threads", str(args.threads),
@@ -108,6 +108,8 @@ def main() -> None:
                         help="the study's training-set size whose checkpoints to tune "
                         "[default: 35]")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--configs", default="train", help="where RL trains: train (the 35 "
+                        "training configurations), paper (§6.7's 10) or ids [default: train]")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     parser.add_argument("extra", nargs="*", help="after --: more `bmoca train` options")
     args = parser.parse_args()
@@ -122,7 +124,7 @@ def main() -> None:
     results_path = args.out / "results.json"
     results = json.loads(results_path.read_text()) if results_path.exists() else {}
     run = {"study": str(args.study.resolve()), "size": args.size, "algo": args.algo,
-           "recipe": [*RECIPES[args.algo], *args.extra]}
+           "configs": args.configs, "recipe": [*RECIPES[args.algo], *args.extra]}
     if results.setdefault("run", run) != run:  # a resumed comparison keeps its recipe
         parser.exit(2, f"rl_finetune.py: error: {args.out} holds another run "
                        f"({json.dumps(results['run'])}); choose another --out\n")
