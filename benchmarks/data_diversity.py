@@ -17,8 +17,9 @@ Steps, each resumable (rerun the same command to continue after a stop):
    limit (the simulator is deterministic, so one episode per configuration);
 
 then a Markdown table (`OUT/results.md`) of success per task and size, mean ± standard
-error over the seeds, with the paper's Language figures beside it (23 % with 7 training
-configurations, 53 % with 35; the workshop version: 20, 40 and 63 % with 7, 21 and 35).
+error over the seeds, and its plot (`OUT/results.png`, with the `report` extra), with the
+paper's Language figures beside them (23 % with 7 training configurations, 53 % with 35;
+the workshop version: 20, 40 and 63 % with 7, 21 and 35).
 """
 
 from __future__ import annotations
@@ -105,6 +106,45 @@ def table(results: dict, spec: str, sizes: list[int], seeds: list[int]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def plot(results: dict, sizes: list[int], seeds: list[int], path: Path) -> bool:
+    """Figure 8's plot: average test success against the number of training
+    configurations, mean ± standard error over the seeds, each seed a dot, the paper's
+    Language figures beside. False when matplotlib (the `report` extra) is missing."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
+    import numpy as np
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(5.5, 3.5), dpi=100)
+    per_seed = {size: [100 * float(np.mean(list(results[f"{size}/{seed}"]["success"].values())))
+                       for seed in seeds if f"{size}/{seed}" in results] for size in sizes}
+    shown = [size for size in sizes if per_seed[size]]
+    means = [float(np.mean(per_seed[size])) for size in shown]
+    errors = [float(np.std(per_seed[size], ddof=1) / np.sqrt(len(per_seed[size])))
+              if len(per_seed[size]) > 1 else 0.0 for size in shown]
+    axes.errorbar(shown, means, yerr=errors, marker="o", capsize=4,
+                  label=f"bmoca, average over {len(results['tasks'])} tasks")
+    for size in shown:
+        axes.scatter([size] * len(per_seed[size]), per_seed[size], color="grey", s=12,
+                     zorder=3)
+    paper = {int(k): float(v) for k, v in PAPER_LANGUAGE.items() if v != "-"}
+    axes.plot(list(paper), list(paper.values()), "s--", color="tab:red",
+              label="paper, Language (v2)")
+    axes.plot([int(k) for k in WORKSHOP_LANGUAGE], [float(v) for v in WORKSHOP_LANGUAGE.values()],
+              "^:", color="tab:orange", label="paper, Language (workshop)")
+    axes.set(xlabel="training configurations", ylabel="test success (%)", xticks=sizes,
+             ylim=(0, 100), title="BC and data diversity (seeds as dots)")
+    axes.legend(loc="upper left", fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path)
+    pyplot.close(figure)
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("runs/diversity"))
@@ -171,6 +211,8 @@ def main() -> None:
     markdown = table(results, args.tasks, args.sizes, args.seeds)
     (args.out / "results.md").write_text(markdown)
     print(markdown)
+    if plot(results, args.sizes, args.seeds, args.out / "results.png"):
+        print(f"plot: {args.out / 'results.png'}")
     print(f"total {time.perf_counter() - started:.0f} s")
 
 

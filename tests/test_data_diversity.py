@@ -60,3 +60,20 @@ def test_a_resumed_study_keeps_its_training_budget(tmp_path):
     result = _study(study, "--route", "shade", "--steps", "1400")
     assert result.returncode == 2
     assert "holds a study trained with" in result.stderr and '"steps": 700' in result.stderr
+
+
+def test_the_plot_shows_each_size_with_its_seeds(tmp_path):
+    pytest.importorskip("matplotlib")
+    from PIL import Image
+
+    spec = importlib.util.spec_from_file_location("data_diversity", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    results = {"tasks": [TASK]}
+    for size, values in ((7, (0.1, 0.2, 0.3)), (21, (0.3, 0.4, 0.5)), (35, (0.5, 0.5))):
+        for seed, value in enumerate(values):
+            results[f"{size}/{seed}"] = {"success": {TASK: value}}
+    path = tmp_path / "results.png"
+    assert module.plot(results, [7, 21, 35], [0, 1, 2], path)
+    with Image.open(path) as image:
+        assert image.size == (550, 350)
