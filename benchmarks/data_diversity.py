@@ -83,13 +83,7 @@ def table(results: dict, spec: str, sizes: list[int], seeds: list[int]) -> str:
     import numpy as np
 
     from bmoca import tasks
-
-    def cell(values: list[float]) -> str:
-        if not values:
-            return "-"
-        mean = 100 * float(np.mean(values))
-        se = 100 * float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0
-        return f"{mean:.0f} ± {se:.0f}"
+    from bmoca.eval.metrics import percent_cell as cell
 
     header = ("| task | " + " | ".join(f"{s} configs" for s in sizes)
               + " | paper (7 / 35; workshop 7 / 21 / 35) |")
@@ -116,6 +110,8 @@ def plot(results: dict, sizes: list[int], seeds: list[int], path: Path) -> bool:
         return False
     import numpy as np
 
+    from bmoca.eval.metrics import mean_stderr
+
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
@@ -123,9 +119,8 @@ def plot(results: dict, sizes: list[int], seeds: list[int], path: Path) -> bool:
     per_seed = {size: [100 * float(np.mean(list(results[f"{size}/{seed}"]["success"].values())))
                        for seed in seeds if f"{size}/{seed}" in results] for size in sizes}
     shown = [size for size in sizes if per_seed[size]]
-    means = [float(np.mean(per_seed[size])) for size in shown]
-    errors = [float(np.std(per_seed[size], ddof=1) / np.sqrt(len(per_seed[size])))
-              if len(per_seed[size]) > 1 else 0.0 for size in shown]
+    stats = [mean_stderr(per_seed[size]) for size in shown]
+    means, errors = [m for m, _ in stats], [e for _, e in stats]
     axes.errorbar(shown, means, yerr=errors, marker="o", capsize=4,
                   label=f"bmoca, average over {len(results['tasks'])} tasks")
     for size in shown:

@@ -66,13 +66,8 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
     import numpy as np
 
     from bmoca import tasks
-
-    def cell(values: list[float]) -> str:
-        if not values:
-            return "-"
-        mean = 100 * float(np.mean(values))
-        se = 100 * float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0
-        return f"{mean:.0f} ± {se:.0f}"
+    from bmoca.eval.metrics import mean_stderr
+    from bmoca.eval.metrics import percent_cell as cell
 
     done = [str(seed) for seed in seeds if "tuned" in results.get(str(seed), {})]
     lines = [f"| task | BC | BC + {algo.upper()} |", "|---|---:|---:|"]
@@ -92,8 +87,8 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
                              f"{round(mean(s, 'tuned') * episodes)}" for s in done) + ".")
     gains = [100 * (mean(s, "tuned") - mean(s, "bc")) for s in done]
     if gains:
-        se = float(np.std(gains, ddof=1) / np.sqrt(len(gains))) if len(gains) > 1 else 0.0
-        lines.append(f"Change: {float(np.mean(gains)):+.1f} ± {se:.1f} points "
+        gain, se = mean_stderr(gains)
+        lines.append(f"Change: {gain:+.1f} ± {se:.1f} points "
                      "(mean ± standard error over the seeds).")
     return "\n".join(lines) + "\n"
 

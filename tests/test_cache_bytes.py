@@ -17,8 +17,7 @@ from PIL import Image
 from bmoca import configs
 from bmoca.assets import wallpapers
 from bmoca.bytecache import SHARED, SHARED_BUDGET_ENV, ByteLRU, SharedBudget, approx_bytes
-from bmoca.env import observations
-from bmoca.env import targets
+from bmoca.env import observations, targets
 from bmoca.formats import hierarchy, shared_prefs
 from bmoca.sim.apps.maps import mapdraw
 from bmoca.sim.apps.snapseed import photo

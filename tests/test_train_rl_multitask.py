@@ -119,12 +119,17 @@ def test_the_margin_loss_is_zero_once_the_expert_leads_by_the_margin():
     assert margin_loss(close, expert, 0.8).item() == pytest.approx((0.0 + 0.75) / 2)
 
 
-def _expert_loss(network, demos) -> float:
-    """The cross-entropy of the expert's actions under the network, over every step."""
+def _expert_steps(demos) -> tuple[torch.Tensor, list[str], torch.Tensor]:
+    """Every demonstration step: screens, goals and the expert's actions."""
     data = StepDataset(demos)
     pixels = torch.stack([to_tensor(data.pixels(i)) for i in range(len(data))])
-    goals = [item[2] for item in data.items]
-    actions = torch.tensor([item[3] for item in data.items])
+    return (pixels, [item[2] for item in data.items],
+            torch.tensor([item[3] for item in data.items]))
+
+
+def _expert_loss(network, demos) -> float:
+    """The cross-entropy of the expert's actions under the network, over every step."""
+    pixels, goals, actions = _expert_steps(demos)
     with torch.no_grad():
         return float(torch.nn.functional.cross_entropy(network(pixels, goals), actions))
 
@@ -168,10 +173,7 @@ def test_dqn_from_demonstrations_moves_toward_the_experts_actions(demos):
 
 def _expert_share(network, demos) -> float:
     """The share of demonstration steps where the expert's action is the network's argmax."""
-    data = StepDataset(demos)
-    pixels = torch.stack([to_tensor(data.pixels(i)) for i in range(len(data))])
-    goals = [item[2] for item in data.items]
-    actions = torch.tensor([item[3] for item in data.items])
+    pixels, goals, actions = _expert_steps(demos)
     with torch.no_grad():
         return float((network(pixels, goals).argmax(1) == actions).float().mean())
 

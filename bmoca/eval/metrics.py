@@ -83,6 +83,20 @@ def _stderr(samples: Sequence[float]) -> float:
     return math.sqrt(var) / math.sqrt(n)
 
 
+def mean_stderr(samples: Sequence[float]) -> tuple[float, float]:
+    """The mean of `samples` and its standard error (0 for fewer than two)."""
+    return (sum(samples) / len(samples) if samples else float("nan")), _stderr(samples)
+
+
+def percent_cell(samples: Sequence[float]) -> str:
+    """`34 ± 2`: shares as percent, mean ± standard error over `samples` (seeds); `-` for
+    none. The benchmark scripts' tables over seeds."""
+    if not samples:
+        return "-"
+    mean, stderr = mean_stderr(samples)
+    return f"{100 * mean:.0f} ± {100 * stderr:.0f}"
+
+
 def _cell(done: Sequence[EpisodeRow], errors: int) -> Cell:
     if not done:
         return Cell(0, 0, math.nan, math.nan, math.nan, 0, errors)
