@@ -22,18 +22,14 @@ def split_replay_buffer() -> type:
     from gymnasium import spaces
     from stable_baselines3.common.buffers import BaseBuffer, DictReplayBuffer, ReplayBuffer
 
+    from bmoca.train.trees import tree_map
+
     def part(values: Any, i: int) -> Any:
         """Env `i`'s slice of a step's batched values (an array or a dict of arrays)."""
-        if isinstance(values, dict):
-            return {k: v[i:i + 1] for k, v in values.items()}
-        return values[i:i + 1]
+        return tree_map(lambda v: v[i:i + 1], values)
 
     def cat(values: list[Any]) -> Any:
-        if values[0] is None:
-            return None
-        if isinstance(values[0], dict):
-            return {k: torch.cat([v[k] for v in values]) for k in values[0]}
-        return torch.cat(values)
+        return None if values[0] is None else tree_map(lambda *v: torch.cat(v), *values)
 
     class SuccessFailureReplayBuffer(ReplayBuffer):
         """Two replay buffers, of successful and of failed episodes; `success_fraction` of

@@ -29,6 +29,7 @@ from bmoca.train.checkpoints import resolve_device
 from bmoca.train.models import Policy
 from bmoca.train.rl_demos import Demonstrations
 from bmoca.train.rl_regularize import Regularizer, install_ppo_hook, margin_loss
+from bmoca.train.trees import tree_map
 
 __all__ = ["make_model", "sb3_classes"]
 
@@ -137,9 +138,7 @@ def sb3_classes() -> dict[str, Any]:
             demo = self.demos.sample(share, self.device)
 
             def cat(a: Any, b: Any) -> Any:
-                if isinstance(a, dict):
-                    return {k: torch.cat([a[k], b[k].to(a[k].dtype)]) for k in a}
-                return torch.cat([a, b.to(a.dtype)])
+                return tree_map(lambda x, y: torch.cat([x, y.to(x.dtype)]), a, b)
 
             return type(own)(cat(own.observations, demo.observations),
                              cat(own.actions, demo.actions),

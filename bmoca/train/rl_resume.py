@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from bmoca.train.checkpoints import rng_state, set_rng_state
+from bmoca.train.trees import tree_map
 
 __all__ = ["model_state", "replay_state", "restore_model", "restore_replay"]
 
@@ -78,21 +79,15 @@ def restore_model(model: Any, state: dict[str, Any]) -> None:
 
 def _stack(observations: list[Any]) -> Any:
     """The envs' observations as one batch (an array, or a dict of arrays)."""
-    if isinstance(observations[0], dict):
-        return {k: np.stack([np.asarray(o[k]) for o in observations]) for k in observations[0]}
-    return np.stack(observations)
+    return tree_map(lambda *o: np.stack([np.asarray(v) for v in o]), *observations)
 
 
 def _tensors(values: Any, rows: slice = slice(None)) -> Any:
-    if isinstance(values, dict):
-        return {k: _tensors(v, rows) for k, v in values.items()}
-    return torch.from_numpy(np.ascontiguousarray(values[rows]))
+    return tree_map(lambda v: torch.from_numpy(np.ascontiguousarray(v[rows])), values)
 
 
 def _arrays(values: Any) -> Any:
-    if isinstance(values, dict):
-        return {k: v.numpy() for k, v in values.items()}
-    return values.numpy()
+    return tree_map(lambda v: v.numpy(), values)
 
 
 def _buffer_arrays(buffer: Any) -> dict[str, Any]:
@@ -103,11 +98,11 @@ def _buffer_arrays(buffer: Any) -> dict[str, Any]:
 
 
 def _restore_arrays(buffer: Any, saved: dict[str, Any]) -> None:
+    def put(into: np.ndarray, part: torch.Tensor) -> None:
+        into[:len(part)] = part.numpy()
+
     for name, values in saved["arrays"].items():
-        target = getattr(buffer, name)
-        for key, part in (values.items() if isinstance(values, dict) else [(None, values)]):
-            into = target if key is None else target[key]
-            into[:len(part)] = part.numpy()
+        tree_map(put, getattr(buffer, name), values)
     buffer.pos, buffer.full = saved["pos"], saved["full"]
 
 
