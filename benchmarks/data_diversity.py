@@ -69,14 +69,12 @@ def train_one(demos: Path, size: int, seed: int, args: argparse.Namespace, path:
 
 
 def evaluate(path: Path, spec: str) -> dict[str, float]:
+    """Greedy success of each task of `spec` over the 10 test configurations."""
     from bmoca import configs, tasks
     from bmoca.train import bc
-    from bmoca.train.rl import greedy_success
+    from bmoca.train.rl import greedy_by_task
 
-    policy = bc.load(path)
-    test = list(configs.ids("test"))
-    return {task.id: greedy_success(policy, task, test, task.step_limit)
-            for task in tasks.select(spec)}
+    return greedy_by_task(bc.load(path), tasks.select(spec), list(configs.ids("test")))
 
 
 def table(results: dict, spec: str, sizes: list[int], seeds: list[int]) -> str:

@@ -1,6 +1,6 @@
 """BC → BC+RL (B-MoCA's RL figure): fine-tune each seed's BC checkpoint with PPO or DQN on
-every task of a suite in the training configurations (`--configs`: all 35, or §6.7's 10), and compare the greedy success on
-the 10 test configurations before and after, over seeds.
+every task of a suite in the training configurations (`--configs`: all 35, or §6.7's 10),
+and compare the greedy success on the 10 test configurations before and after, over seeds.
 
     python benchmarks/data_diversity.py --out runs/diversity-settings --tasks settings \\
         --route shade --steps 1400 --threads 1
@@ -10,7 +10,8 @@ the 10 test configurations before and after, over seeds.
 
 The BC checkpoints are a data-diversity study's (`STUDY/bc_<size>_seed<seed>.pt`, its
 demonstrations `STUDY/demos` for the BC term and DQfD, its tasks and route), so the
-comparison is with exactly the policies that study measured. Each fine-tuning run is
+comparison is with exactly the policies that study measured (their test success is read
+from its results, measured the same way: `data_diversity.evaluate`). Each fine-tuning run is
 `bmoca train ALGO` with the recipe below (anything after `--` is added to its command line
 and wins), writes a checkpoint every 5 iterations and resumes after a stop; rerun the same
 command to go on. `OUT/results.md` is the table: success per task before and after, mean ±
@@ -26,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+from data_diversity import evaluate  # the study's own measure (this script's directory)
+
 RECIPES = {
     "ppo": ["--shaping", "progress", "--kl-coef", "0.03", "--bc-coef", "0.1", "--lr", "5e-4",
             "--envs", "4", "--timesteps", "3000"],
@@ -34,18 +37,6 @@ RECIPES = {
 """Measured on the Settings tasks (docs/training.md): multi-task PPO with the progress
 reward, held near the BC policy by a small KL term and the BC loss on the demonstrations;
 DQfD (the demonstrations in every batch, a large margin)."""
-
-
-def greedy(path: Path, spec: str) -> dict[str, float]:
-    """Greedy success of each task of `spec` over the 10 test configurations."""
-    from bmoca import configs, tasks
-    from bmoca.train import bc
-    from bmoca.train.rl import greedy_success
-
-    policy = bc.load(path)
-    test = list(configs.ids("test"))
-    return {task.id: greedy_success(policy, task, test, task.step_limit)
-            for task in tasks.select(spec)}
 
 
 def fine_tune(args: argparse.Namespace, study: dict, seed: int, init: Path, out: Path) -> float:
@@ -132,12 +123,13 @@ def main() -> None:
         entry = results.setdefault(str(seed), {})
         if "tuned" in entry:
             continue
-        if "bc" not in entry:
-            entry["bc"] = greedy(init, args.tasks)
+        if "bc" not in entry:  # the study measured its checkpoints the same way
+            studied_seed = study.get(f"{args.size}/{seed}", {}).get("success")
+            entry["bc"] = studied_seed or evaluate(init, args.tasks)
             results_path.write_text(json.dumps(results, indent=1))
         tuned = args.out / f"{args.algo}_seed{seed}.pt"
         entry["seconds"] = round(fine_tune(args, study, seed, init, tuned), 1)
-        entry["tuned"] = greedy(tuned, args.tasks)
+        entry["tuned"] = evaluate(tuned, args.tasks)
         results_path.write_text(json.dumps(results, indent=1))
         print(seed, json.dumps(entry), flush=True)
     markdown = table(results, args.tasks, args.seeds, args.algo)

@@ -40,7 +40,8 @@ from bmoca.train.models import Policy
 from bmoca.train.rl_env import SHAPINGS, TaskEnv
 from bmoca.train.rl_policies import make_model, sb3_classes
 
-__all__ = ["FROM_SCRATCH", "RLSettings", "greedy_success", "make_model", "run_tasks",
+__all__ = ["FROM_SCRATCH", "RLSettings", "greedy_by_task", "greedy_success", "make_model",
+           "run_tasks",
            "settings_for", "train"]
 
 ALGORITHMS = ("ppo", "dqn")
@@ -156,6 +157,13 @@ def greedy_success(network: Policy, task: tasks.Task | Sequence[tasks.Task],
     finally:
         env.close()
     return wins / (len(config_ids) * len(chosen))
+
+
+def greedy_by_task(network: Policy, chosen: Sequence[tasks.Task],
+                   config_ids: Sequence[str]) -> dict[str, float]:
+    """`greedy_success` of each task alone within its own step limit, by task id."""
+    return {task.id: greedy_success(network, task, config_ids, task.step_limit)
+            for task in chosen}
 
 
 def _make_env(task_ids: list[str], config_ids: list[str], settings: RLSettings,
