@@ -84,8 +84,7 @@ class TaskState:
 
 def _shaping_mode(shaping: bool | str) -> str:
     """`shaping` as one of `SHAPINGS` (True, as before the modes, is the paper's "path")."""
-    mode = {True: "path", False: "none"}.get(shaping, shaping) if isinstance(
-        shaping, bool) else shaping
+    mode = ("path" if shaping else "none") if isinstance(shaping, bool) else shaping
     if mode not in SHAPINGS:
         raise ValueError(f"unknown shaping {shaping!r}; use one of {SHAPINGS}")
     return mode
