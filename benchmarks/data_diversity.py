@@ -53,7 +53,7 @@ def train_one(demos: Path, size: int, seed: int, args: argparse.Namespace, path:
     from bmoca.train.datasets import StepDataset, training_configs
 
     data = StepDataset(demos, config_ids=training_configs(size))
-    model = {}
+    model = {"grid_taps": True} if args.grid_taps else {}
     if args.arch == "reference":
         from bmoca.cli.train import default_text_encoder
 
@@ -148,6 +148,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1, help="demonstrations per task "
                         "and training configuration")
     parser.add_argument("--arch", default="small", choices=["small", "reference"])
+    parser.add_argument("--grid-taps", action="store_true",
+                        help="small arch: score each grid tap from the image under it")
     parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=1e-3)
@@ -184,6 +186,8 @@ def main() -> None:
                        f"{results['route']}; choose another --out\n")
     training = {"arch": args.arch, "steps": args.steps, "batch_size": args.batch_size,
                 "lr": args.lr, "repeats": args.repeats, "screen_width": args.screen_width}
+    if args.grid_taps:  # recorded only when on: a study from before the option still matches
+        training["grid_taps"] = True
     if results.setdefault("training", training) != training:  # one budget per table
         parser.exit(2, f"data_diversity.py: error: {args.out} holds a study trained with "
                        f"{json.dumps(results['training'])}; choose another --out\n")

@@ -60,6 +60,9 @@ def test_a_resumed_study_keeps_its_training_budget(tmp_path):
     result = _study(study, "--route", "shade", "--steps", "1400")
     assert result.returncode == 2
     assert "holds a study trained with" in result.stderr and '"steps": 700' in result.stderr
+    result = _study(study, "--route", "shade", "--steps", "700", "--grid-taps")
+    assert result.returncode == 2  # another head is another budget too
+    assert "holds a study trained with" in result.stderr and "grid_taps" not in result.stderr
 
 
 def test_the_plot_shows_each_size_with_its_seeds(tmp_path):

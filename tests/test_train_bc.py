@@ -145,6 +145,45 @@ def test_the_spatial_map_tells_layouts_apart_from_the_first_step(tmp_path):
     assert bc.load(bc.save(blind, tmp_path / "blind.pt")).spatial is None
 
 
+def _square_at(image: torch.Tensor, row: int, col: int) -> None:
+    """A 12-pixel white square centred on grid tap (row, col) of a 256 x 128 image."""
+    y, x = round((0.025 + 0.0375 * row) * 256), round((0.025 + 0.075 * col) * 128)
+    image[:, max(0, y - 6): y + 6, max(0, x - 6): x + 6] = 1.0
+
+
+def test_grid_taps_follow_the_icon_to_a_row_never_seen(tmp_path):
+    """With grid taps every cell is scored by the same map of the image under it: a policy
+    taught to tap a square in rows 4, 8 and 12 taps it in row 6 or 16 too (a density
+    change moves an icon to another row). It survives a checkpoint, and asking for it with
+    gestures is one clear error."""
+    torch.manual_seed(0)
+    policy = build_policy({"arch": "small", "positions": True, "grid_taps": True})
+    cells = [(4, 3), (8, 10), (12, 6)]
+    images = torch.zeros(len(cells), 3, 256, 128)
+    for image, (row, col) in zip(images, cells):
+        _square_at(image, row, col)
+    labels = torch.tensor([row * 14 + col for row, col in cells])
+    optimiser = torch.optim.Adam(policy.parameters(), lr=3e-3)
+    for _ in range(120):
+        loss = torch.nn.functional.cross_entropy(policy(images, ["g"] * 3), labels)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+    unseen = [(6, 3), (16, 8), (20, 11)]
+    moved = torch.zeros(len(unseen), 3, 256, 128)
+    for image, (row, col) in zip(moved, unseen):
+        _square_at(image, row, col)
+    with torch.no_grad():
+        assert policy(moved, ["g"] * 3).argmax(-1).tolist() == [r * 14 + c for r, c in unseen]
+    loaded = bc.load(bc.save(policy, tmp_path / "grid.pt"))
+    assert loaded.config["grid_taps"] is True and loaded.features_dim == 256 + 378 * 32
+    with torch.no_grad():
+        assert torch.equal(loaded(moved, ["g"] * 3), policy(moved, ["g"] * 3))
+    with pytest.raises(ValueError, match="grid taps need the small architecture and the "
+                                         "discrete action space"):
+        build_policy({"arch": "small", "action": "dual_gesture", "grid_taps": True})
+
+
 TINY_BERT = {"vocab_size": 200, "hidden_size": 32, "num_hidden_layers": 1,
              "num_attention_heads": 2, "intermediate_size": 64}
 

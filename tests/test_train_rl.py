@@ -82,9 +82,10 @@ def test_the_screen_state_depends_on_the_screen_not_on_the_path(device):
 
 
 @pytest.mark.parametrize("algo", ["ppo", "dqn"])
-def test_rl_starts_from_the_bc_policy_itself(algo):
+@pytest.mark.parametrize("grid_taps", [False, True], ids=["pooled", "grid-taps"])
+def test_rl_starts_from_the_bc_policy_itself(algo, grid_taps):
     torch.manual_seed(0)
-    network = build_policy({"arch": "small"}).eval()
+    network = build_policy({"arch": "small", "grid_taps": grid_taps}).eval()
     settings = rl.RLSettings(algo=algo, task="gmail/open_Gmail", configs=["train_env_000"])
     vec = _vec("gmail/open_Gmail")
     model, tuned = rl.make_model(network, settings, vec, "Open Gmail")

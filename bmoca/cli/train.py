@@ -99,6 +99,9 @@ def train_bc(
                                    "(default: on for small, off for reference as in the paper)"),
     spatial: bool = typer.Option(False, help="add a map of the whole image-token grid, in "
                                  "order, to the pooled features (docs/training.md)"),
+    grid_taps: bool = typer.Option(False, help="small arch, discrete actions: score each grid "
+                                   "tap from the image under it, one map for every cell "
+                                   "(docs/training.md)"),
     threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
     device: str = device_option(),
     amp: bool = amp_option(),
@@ -119,6 +122,8 @@ def train_bc(
         model: dict = {} if positions is None else {"positions": positions}
         if spatial:
             model["spatial"] = True
+        if grid_taps:
+            model["grid_taps"] = True
         if arch == "reference":
             if text_encoder == RANDOM_TEXT_ENCODER:  # sizes kept in the checkpoint's config
                 from bmoca.train.models import MINILM_L6
@@ -368,6 +373,8 @@ def _rl_command(algo: str):
                                   "small policy)"),
         spatial: bool = typer.Option(False, help="a fresh policy (no --init): add the map of "
                                      "the whole token grid to its features (docs/training.md)"),
+        grid_taps: bool = typer.Option(False, help="a fresh policy (no --init): score each "
+                                       "grid tap from the image under it (docs/training.md)"),
         out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:/ppo:/dqn:)",
                                  callback=_checkpoint_out),
         config_spec: str = typer.Option("paper", "--configs",
@@ -459,7 +466,7 @@ def _rl_command(algo: str):
                 configs.get(cid)  # an unknown id is one clear error before any phone starts
             torch.manual_seed(seed)
             network = bc.load(init) if init else build_policy(
-                {**new_config(), "spatial": spatial})
+                {**new_config(), "spatial": spatial, "grid_taps": grid_taps})
             settings = rl.settings_for(
                 init is None, algo=algo, task=chosen[0].id if len(chosen) == 1 else task_id,
                 configs=train_ids, eval_configs=eval_ids, timesteps=timesteps, envs=envs,

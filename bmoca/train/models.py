@@ -23,6 +23,13 @@ with the same icons in other places look alike until training sharpens the atten
 ppo`) adds a linear map of the whole 32-token grid, in order, to the pooled features, so
 the layout shows from the first step (faintly: a fresh CNN's responses are small).
 
+`grid_taps` (off unless asked: `--grid-taps`; `small` and the discrete space only) scores
+each of the 378 grid taps from the image right under it: the CNN's stride-8 and stride-16
+maps are sampled at the cell's centre, modulated by the goal (FiLM from the pooled
+features), and one linear map turns a cell into its tap's logit. The same weights score
+every cell, so "tap the gear" follows the gear to another row when the density moves it
+(the pooled head has to learn each row apart); swipes and buttons stay on the pooled head.
+
 `Policy.config` is a plain dict that rebuilds the same network (`build_policy`), stored in
 every checkpoint beside the weights.
 """
@@ -34,14 +41,17 @@ import zlib
 from typing import Any
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
-__all__ = ["ARCHITECTURES", "MINILM_L6", "HashGoalEncoder", "HFGoalEncoder", "Policy",
-           "build_policy", "new_config"]
+__all__ = ["ARCHITECTURES", "MINILM_L6", "GridTaps", "HashGoalEncoder", "HFGoalEncoder",
+           "Policy", "build_policy", "new_config"]
 
 ARCHITECTURES = ("small", "reference")
 OUTPUTS = {"discrete": 385, "dual_gesture": 4}
 TOKENS = 32  # the 8x4 feature map's cells
+GRID_ROWS, GRID_COLS = 27, 14  # the discrete space's tap grid (bmoca.env.actions.Discrete)
+CELL_DIM = 32
 _WORD = re.compile(r"[a-z0-9:']+")
 MINILM_L6 = {"vocab_size": 30522, "hidden_size": 384, "num_hidden_layers": 6,
              "num_attention_heads": 12, "intermediate_size": 1536,
@@ -149,6 +159,12 @@ class SmallCNN(nn.Module):
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
         return self.net(pixels).flatten(2).transpose(1, 2)
 
+    def maps(self, pixels: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The tokens and the stride-8 and stride-16 maps they come from (for grid taps)."""
+        fine = self.net[:6](pixels)
+        coarse = self.net[6:8](fine)
+        return self.net[8](coarse).flatten(2).transpose(1, 2), fine, coarse
+
 
 class EfficientNetB0(nn.Module):
     """torchvision's EfficientNet-b0 features: (B, 3, 256, 128) -> (B, 32, 1280)."""
@@ -174,6 +190,51 @@ class EfficientNetB0(nn.Module):
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
         x = self.features((pixels - self.mean) / self.std)
         return self.pool(x).flatten(2).transpose(1, 2)
+
+
+def _tap_points() -> torch.Tensor:
+    """The grid taps' centres in grid_sample's [-1, 1] coordinates, (1, rows, cols, 2)."""
+    ys = torch.tensor([0.025 + 0.0375 * r for r in range(GRID_ROWS)])
+    xs = torch.tensor([0.025 + 0.075 * c for c in range(GRID_COLS)])
+    y, x = torch.meshgrid(ys, xs, indexing="ij")
+    return torch.stack([x, y], dim=-1).unsqueeze(0) * 2.0 - 1.0
+
+
+class GridCells(nn.Module):
+    """Image maps and the pooled features -> one goal-modulated vector per tap cell."""
+
+    def __init__(self, channels: int, hidden: int, dim: int = CELL_DIM) -> None:
+        super().__init__()
+        self.register_buffer("points", _tap_points(), persistent=False)
+        self.mix = nn.Conv2d(channels, dim, 1)
+        self.film = nn.Linear(hidden, 2 * dim)
+        self.context = nn.Conv2d(dim, dim, 3, padding=1)
+
+    def forward(self, maps: list[torch.Tensor], hidden: torch.Tensor) -> torch.Tensor:
+        points = self.points.expand(hidden.shape[0], -1, -1, -1)
+        sampled = torch.cat([F.grid_sample(m, points.to(m.dtype), align_corners=False)
+                             for m in maps], dim=1)
+        scale, shift = self.film(hidden).chunk(2, dim=-1)
+        cells = F.gelu(self.mix(sampled) * (1 + scale[..., None, None]) + shift[..., None, None])
+        cells = F.gelu(cells + self.context(cells))
+        return cells.flatten(2).transpose(1, 2).flatten(1)  # (B, rows * cols * dim), row-major
+
+
+class GridTaps(nn.Module):
+    """The last layer with grid taps: features = [hidden | cells] -> 378 tap logits, one
+    linear map shared by every cell, then the pooled head's swipes and buttons."""
+
+    def __init__(self, hidden: int, others: int, dim: int = CELL_DIM) -> None:
+        super().__init__()
+        self.hidden, self.dim = hidden, dim
+        self.in_features = hidden + GRID_ROWS * GRID_COLS * dim
+        self.tap = nn.Linear(dim, 1)
+        self.rest = nn.Linear(hidden, others)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        pooled, cells = features[:, : self.hidden], features[:, self.hidden:]
+        taps = self.tap(cells.reshape(len(features), -1, self.dim)).squeeze(-1)
+        return torch.cat([taps, self.rest(pooled)], dim=-1)
 
 
 class Policy(nn.Module):
@@ -208,8 +269,16 @@ class Policy(nn.Module):
         self.spatial = nn.Linear(TOKENS * dim, dim) if config.get("spatial", False) else None
         self.query = nn.Linear(self.text.dim, dim)
         self.attention = nn.MultiheadAttention(dim, num_heads=1, batch_first=True)
+        last: nn.Module = nn.Linear(hidden, OUTPUTS[action])
+        self.cells: GridCells | None = None
+        if config.get("grid_taps", False):
+            if arch != "small" or action != "discrete":
+                raise ValueError("grid taps need the small architecture and the discrete "
+                                 "action space")
+            self.cells = GridCells(self.visual.net[4].out_channels + dim, hidden)
+            last = GridTaps(hidden, OUTPUTS[action] - GRID_ROWS * GRID_COLS)
         self.head = nn.Sequential(nn.Linear(dim, hidden), nn.GELU(), nn.Linear(hidden, hidden),
-                                  nn.GELU(), nn.Linear(hidden, OUTPUTS[action]))
+                                  nn.GELU(), last)
 
     def forward(self, pixels: torch.Tensor, goals: list[str]) -> torch.Tensor:
         return self.head[-1](self.features(pixels, goals))
@@ -219,8 +288,13 @@ class Policy(nn.Module):
         return int(self.head[-1].in_features)
 
     def features(self, pixels: torch.Tensor, goals: list[str]) -> torch.Tensor:
-        """The head's last hidden layer (B, hidden): what RL puts its actor and critic on."""
-        image = self.adapter(self.visual(pixels))
+        """The head's last hidden layer (B, hidden), then with grid taps every cell's vector:
+        what RL puts its actor and critic on."""
+        if self.cells is not None:
+            tokens, fine, coarse = self.visual.maps(pixels)
+        else:
+            tokens = self.visual(pixels)
+        image = self.adapter(tokens)
         if self.positions is not None:
             image = image + self.positions
         text, mask = self.text(goals)
@@ -232,7 +306,10 @@ class Policy(nn.Module):
         pooled = (attended * keep).sum(1) / keep.sum(1).clamp(min=1.0)
         if self.spatial is not None:
             pooled = pooled + self.spatial(image.flatten(1))
-        return self.head[:-1](pooled)
+        hidden = self.head[:-1](pooled)
+        if self.cells is None:
+            return hidden
+        return torch.cat([hidden, self.cells([fine, coarse], hidden)], dim=-1)
 
     def weights(self) -> dict[str, torch.Tensor]:
         """The state a checkpoint stores: all of it, less a frozen text encoder that is
