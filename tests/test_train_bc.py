@@ -145,10 +145,13 @@ def test_the_spatial_map_tells_layouts_apart_from_the_first_step(tmp_path):
     assert bc.load(bc.save(blind, tmp_path / "blind.pt")).spatial is None
 
 
-def _square_at(image: torch.Tensor, row: int, col: int) -> None:
-    """A 12-pixel white square centred on grid tap (row, col) of a 256 x 128 image."""
-    y, x = round((0.025 + 0.0375 * row) * 256), round((0.025 + 0.075 * col) * 128)
-    image[:, max(0, y - 6): y + 6, max(0, x - 6): x + 6] = 1.0
+def _squares(cells: list[tuple[int, int]]) -> torch.Tensor:
+    """One 256 x 128 image per cell: a 12-pixel white square centred on grid tap (row, col)."""
+    images = torch.zeros(len(cells), 3, 256, 128)
+    for i, (row, col) in enumerate(cells):
+        y, x = round((0.025 + 0.0375 * row) * 256), round((0.025 + 0.075 * col) * 128)
+        images[i, :, max(0, y - 6): y + 6, max(0, x - 6): x + 6] = 1.0
+    return images
 
 
 def test_grid_taps_follow_the_icon_to_a_row_never_seen(tmp_path):
@@ -159,9 +162,7 @@ def test_grid_taps_follow_the_icon_to_a_row_never_seen(tmp_path):
     torch.manual_seed(0)
     policy = build_policy({"arch": "small", "positions": True, "grid_taps": True})
     cells = [(4, 3), (8, 10), (12, 6)]
-    images = torch.zeros(len(cells), 3, 256, 128)
-    for image, (row, col) in zip(images, cells):
-        _square_at(image, row, col)
+    images = _squares(cells)
     labels = torch.tensor([row * 14 + col for row, col in cells])
     optimiser = torch.optim.Adam(policy.parameters(), lr=3e-3)
     for _ in range(120):
@@ -170,9 +171,7 @@ def test_grid_taps_follow_the_icon_to_a_row_never_seen(tmp_path):
         loss.backward()
         optimiser.step()
     unseen = [(6, 3), (16, 8), (20, 11)]
-    moved = torch.zeros(len(unseen), 3, 256, 128)
-    for image, (row, col) in zip(moved, unseen):
-        _square_at(image, row, col)
+    moved = _squares(unseen)
     with torch.no_grad():
         assert policy(moved, ["g"] * 3).argmax(-1).tolist() == [r * 14 + c for r, c in unseen]
     loaded = bc.load(bc.save(policy, tmp_path / "grid.pt"))
