@@ -275,10 +275,13 @@ def test_ppo_cli_from_scratch_and_from_bc_records_the_settings_it_ran(tmp_path):
               "--envs", "1", "--rollout-steps", "4", "--eval-every", "0", "--threads", "1"]
     scratch, tuned, init = tmp_path / "scratch.pt", tmp_path / "tuned.pt", tmp_path / "bc.pt"
     result = CliRunner().invoke(app, ["train", "ppo", "--out", str(scratch), *common,
-                                      "--raw-advantage", "--ent-coef", "0.02", "--spatial"])
+                                      "--raw-advantage", "--ent-coef", "0.02", "--spatial",
+                                      "--grid-taps", "--configs", "random_train_0..2"])
     assert result.exit_code == 0, result.output
-    assert bc.load(scratch).spatial is not None  # the fresh policy maps the token grid
+    fresh = bc.load(scratch)
+    assert fresh.spatial is not None and fresh.cells is not None  # as asked
     ran = torch.load(scratch, weights_only=True)["extra"]["rl"]
+    assert ran["configs"] == ["random_train_0", "random_train_1", "random_train_2"]
     assert (ran["lr"], ran["epochs"], ran["critic"]) == (
         rl.FROM_SCRATCH["lr"], rl.FROM_SCRATCH["epochs"], rl.FROM_SCRATCH["critic"])
     assert ran["normalize_advantage"] is False and ran["ent_coef"] == 0.02  # as asked

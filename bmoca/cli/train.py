@@ -509,7 +509,10 @@ def _rl_command(algo: str):
 
 
 def _config_list(spec: str) -> list[str]:
-    ids = [c.strip() for c in spec.split(",") if c.strip()]
+    """Comma-separated ids with ranges (`random_test_0..9`), as `bmoca eval --configs`."""
+    from bmoca import configs
+
+    ids = configs.expand(spec)
     if not ids:
         raise ValueError(f"no configuration ids in {spec!r}")
     return ids
