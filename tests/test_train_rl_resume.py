@@ -75,6 +75,36 @@ def test_interrupted_and_resumed_run_ends_as_an_uninterrupted_one(algo, options,
     assert not _same_weights(other, straight)  # the comparison can fail
 
 
+def test_the_critic_warms_up_alone_then_the_actor_learns(tmp_path):
+    """`critic_warmup` rollouts move the critic (its own copy of the BC backbone) and leave
+    the actor, the KL term's hook included, exactly as cloned; after them the actor learns,
+    and a run resumed inside the warm-up ends as an uninterrupted one."""
+    torch.manual_seed(0)
+    network = build_policy(new_config())
+    start = network.state_dict()
+    settings = rl.RLSettings(task="gmail/open_Gmail", configs=["train_env_000"], envs=1,
+                             horizon=4, rollout_steps=4, batch_size=4, epochs=2, timesteps=16,
+                             critic_warmup=2, kl_coef=0.1, eval_every=0, seed=3)
+    straight, _ = rl.train(network, settings)
+    saving = Checkpointing(tmp_path / "warm.pt.ckpt", every=1, spec={"trainer": "ppo"})
+    with pytest.raises(Interrupted):  # after the second rollout's update, before the third
+        rl.train(network, settings, checkpointing=saving, on_row=_stop_at(3))
+    saved = torch.load(saving.path, weights_only=True)
+    assert saved["step"] == 2
+    policy = saved["model"]["policy"]
+    prefix = {"actor": "pi_features_extractor.network.",
+              "critic": "vf_features_extractor.network."}
+    for side, name in prefix.items():
+        same = all(torch.equal(policy[name + k], v) for k, v in start.items())
+        assert same == (side == "actor"), side
+    assert not _same_weights(straight, network)  # the third and fourth updates move it
+    resumed, _ = rl.train(network, settings,
+                          checkpointing=dataclasses.replace(saving, resume=True))
+    assert _same_weights(resumed, straight)
+    with pytest.raises(rl.TrainError, match="--critic-warmup is PPO's"):
+        rl.train(network, dataclasses.replace(settings, algo="dqn"))
+
+
 def test_cli_resume_and_refusal(tmp_path):
     out = tmp_path / "ppo.pt"
     args = ["train", "ppo", "--task", "gmail/open_Gmail", "--configs", "train_env_000",

@@ -413,6 +413,9 @@ def _rl_command(algo: str):
             None, help="PPO: separate (the critic trains its own copy of the BC backbone, "
             "as the reference) or shared (one backbone; cheaper, but the value loss moves the "
             "policy's features) [default: separate; shared from scratch]"),
+        critic_warmup: int = typer.Option(
+            0, min=0, help="PPO: the first N rollouts train the critic alone, the actor "
+            "unchanged, so the first policy updates use values that mean something"),
         success_fraction: float = typer.Option(
             0.25, min=0.0, max=0.95, help="DQN: share of each batch drawn from successful "
             "episodes' transitions (E.1's success and failure buffers; 0: one uniform buffer)"),
@@ -435,6 +438,9 @@ def _rl_command(algo: str):
         demo_fraction: float = typer.Option(0.25, min=0.0, max=0.9, help="DQN with --demos: "
                                             "share of each batch from the demonstrations"),
         margin: float = typer.Option(0.8, min=0.0, help="DQN with --demos: DQfD's margin"),
+        q_temperature: float = typer.Option(1.0, min=1e-3, help="DQN: α in Q = V + α log π "
+                                            "(the BC policy's log-probabilities on the "
+                                            "returns' scale; docs/training.md)"),
         margin_coef: float = typer.Option(1.0, min=0.0, help="DQN with --demos: weight of "
                                           "the large-margin loss"),
         pretrain_steps: int = typer.Option(0, min=0, help="DQN with --demos: DQfD's "
@@ -479,8 +485,10 @@ def _rl_command(algo: str):
                 kl_coef=kl_coef, bc_coef=bc_coef,
                 demos=str(demos.resolve()) if demos else None, demo_fraction=demo_fraction,
                 margin=margin, margin_coef=margin_coef, pretrain_steps=pretrain_steps,
+                q_temperature=q_temperature,
                 success_fraction=success_fraction,
-                critic=critic, eval_every=eval_every, seed=seed, device=device)
+                critic=critic, critic_warmup=critic_warmup, eval_every=eval_every, seed=seed,
+                device=device)
             if batch_size is None:
                 settings.batch_size = min(64, settings.rollout_steps * settings.envs)
             checkpointing = _checkpointing(out, checkpoint_every, resume, algo, settings,

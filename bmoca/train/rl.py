@@ -38,7 +38,7 @@ from bmoca.train.checkpoints import Checkpointing, resolve_device
 from bmoca.train.datasets import to_tensor
 from bmoca.train.models import Policy
 from bmoca.train.rl_env import SHAPINGS, TaskEnv
-from bmoca.train.rl_policies import make_model, sb3_classes
+from bmoca.train.rl_policies import freeze_actor, make_model, sb3_classes
 
 __all__ = ["FROM_SCRATCH", "RLSettings", "greedy_by_task", "greedy_success", "make_model",
            "run_tasks",
@@ -70,6 +70,7 @@ class RLSettings:
     batch_size: int = 25
     epochs: int = 4
     critic: str = "separate"     # PPO: the critic's own copy of the backbone (§6.7), or "shared"
+    critic_warmup: int = 0       # PPO: first rollouts that train the critic alone
     exploration: float = 0.1     # DQN's epsilon (E.1)
     success_fraction: float = 0.25  # DQN: share of each batch from successful episodes (E.1)
     buffer_size: int = 5000
@@ -82,6 +83,7 @@ class RLSettings:
     demo_fraction: float = 0.25  # DQN with demos: share of each batch from demonstrations
     margin: float = 0.8          # DQfD's margin
     margin_coef: float = 1.0     # DQfD's weight of the large-margin loss (with demos)
+    q_temperature: float = 1.0   # DQN: alpha in Q = V + alpha log pi (rl_policies.PolicyQ)
     pretrain_steps: int = 0      # DQfD's gradient steps on the demonstrations alone, first
     eval_every: int = 5
     seed: int = 0
@@ -204,6 +206,8 @@ def train(network: Policy, settings: RLSettings, *,
         raise TrainError("--bc-coef needs demonstrations (--demos DIR)")
     if settings.pretrain_steps and (settings.algo != "dqn" or not settings.demos):
         raise TrainError("--pretrain-steps is DQfD's: it needs dqn and --demos DIR")
+    if settings.critic_warmup and settings.algo != "ppo":
+        raise TrainError("--critic-warmup is PPO's (DQN has no separate critic)")
     chosen = run_tasks(settings.task)
     sb3 = sb3_classes()
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
@@ -305,8 +309,13 @@ def _curve_callback(base: type, settings: RLSettings, task: list[tasks.Task],
             return True
 
         def _on_rollout_end(self) -> None:
+            """Before PPO's update of this rollout: the curve's row, and whether the actor
+            learns from it (not during `critic_warmup`: a fresh critic's advantages are
+            noise that would move the cloned policy before the values mean anything)."""
             if settings.algo == "ppo":
                 self.flush()
+                rollouts = self.num_timesteps // (settings.rollout_steps * settings.envs)
+                freeze_actor(self.model.policy, rollouts <= settings.critic_warmup)
 
         def flush(self, final: bool = False) -> None:
             if not self.returns:

@@ -87,6 +87,8 @@ def install_ppo_hook(policy: Any, regularizer: Regularizer) -> None:
     from `evaluate_actions`)."""
 
     def before_step(optimizer: Any, args: Any, kwargs: Any) -> None:
+        if getattr(policy, "actor_frozen", False):  # the critic's warm-up (rl.freeze_actor)
+            return
         loss = regularizer.loss(getattr(policy, "last_observations", None))
         if loss is not None:
             loss.backward()
