@@ -438,9 +438,8 @@ def _rl_command(algo: str):
         demo_fraction: float = typer.Option(0.25, min=0.0, max=0.9, help="DQN with --demos: "
                                             "share of each batch from the demonstrations"),
         margin: float = typer.Option(0.8, min=0.0, help="DQN with --demos: DQfD's margin"),
-        q_temperature: float = typer.Option(1.0, min=1e-3, help="DQN: α in Q = V + α log π "
-                                            "(the BC policy's log-probabilities on the "
-                                            "returns' scale; docs/training.md)"),
+        exploration: float = typer.Option(0.1, min=0.0, max=1.0, help="DQN: ε, the share of "
+                                          "uniformly random actions (E.1: 0.1)"),
         margin_coef: float = typer.Option(1.0, min=0.0, help="DQN with --demos: weight of "
                                           "the large-margin loss"),
         pretrain_steps: int = typer.Option(0, min=0, help="DQN with --demos: DQfD's "
@@ -485,7 +484,7 @@ def _rl_command(algo: str):
                 kl_coef=kl_coef, bc_coef=bc_coef,
                 demos=str(demos.resolve()) if demos else None, demo_fraction=demo_fraction,
                 margin=margin, margin_coef=margin_coef, pretrain_steps=pretrain_steps,
-                q_temperature=q_temperature,
+                exploration=exploration,
                 success_fraction=success_fraction,
                 critic=critic, critic_warmup=critic_warmup, eval_every=eval_every, seed=seed,
                 device=device)

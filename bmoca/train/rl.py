@@ -83,7 +83,6 @@ class RLSettings:
     demo_fraction: float = 0.25  # DQN with demos: share of each batch from demonstrations
     margin: float = 0.8          # DQfD's margin
     margin_coef: float = 1.0     # DQfD's weight of the large-margin loss (with demos)
-    q_temperature: float = 1.0   # DQN: alpha in Q = V + alpha log pi (rl_policies.PolicyQ)
     pretrain_steps: int = 0      # DQfD's gradient steps on the demonstrations alone, first
     eval_every: int = 5
     seed: int = 0

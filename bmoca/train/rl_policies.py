@@ -35,7 +35,7 @@ __all__ = ["freeze_actor", "make_model", "sb3_classes"]
 
 
 class PolicyQ(nn.Module):
-    """Q(s, a) = V(s) + α log π(a|s): the BC network's logits layer as a log-policy, beside a
+    """Q(s, a) = V(s) + log π(a|s): the BC network's logits layer as a log-policy, beside a
     state value that starts at 0.
 
     Why not the logits themselves as Q-values: logits are no values. The first TD targets
@@ -46,25 +46,17 @@ class PolicyQ(nn.Module):
     actions as BC does (greedy DQN is BC), every untried action sits log π below the
     state's value, and what TD learns for a tried action moves it within that scale. It
     keeps BC's greedy success only with DQfD's margin loss beside it (`--demos`): alone,
-    TD soon values ε's random taps as highly as the expert's (measured, same page).
+    TD soon values ε's random taps as highly as the expert's (measured, same page)."""
 
-    `temperature` α puts log π on the returns' scale: Q = V + α log π (soft Q-learning's
-    form, π ∝ exp(Q / α)). At α = 1 an untried tap sits some 8 below the state's value,
-    so one ε tap's TD error (its target is near 0) is ten times a return's and, through the
-    softmax, lowers every other action's log π, the expert's included; at α = 0.1 its
-    error is of the returns' size and the gradient reaching the logits a tenth.
-    The KL term compares softmax(Q / α), the policies, not the values."""
-
-    def __init__(self, logits: nn.Module, temperature: float = 1.0) -> None:
+    def __init__(self, logits: nn.Module) -> None:
         super().__init__()
-        self.logits, self.temperature = logits, temperature
+        self.logits = logits
         self.value = nn.Linear(logits.in_features, 1)
         nn.init.zeros_(self.value.weight)
         nn.init.zeros_(self.value.bias)
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
-        log_policy = torch.log_softmax(self.logits(features), dim=-1)
-        return self.value(features) + self.temperature * log_policy
+        return self.value(features) + torch.log_softmax(self.logits(features), dim=-1)
 
 
 @cache
@@ -116,14 +108,10 @@ def sb3_classes() -> dict[str, Any]:
     class QPolicy(DQNPolicy):
         """DQN's policy whose Q head is `PolicyQ` on the BC network's last layer."""
 
-        def __init__(self, *args: Any, temperature: float = 1.0, **kwargs: Any) -> None:
-            self.temperature = temperature  # read by _build, which DQNPolicy's init calls
-            super().__init__(*args, **kwargs)
-
         def _build(self, lr_schedule) -> None:
             super()._build(lr_schedule)
             for net in (self.q_net, self.q_net_target):
-                net.q_net = PolicyQ(net.features_extractor.network.head[-1], self.temperature)
+                net.q_net = PolicyQ(net.features_extractor.network.head[-1])
             self.q_net_target.load_state_dict(self.q_net.state_dict())
             self.q_net_target.set_training_mode(False)
             self.optimizer = self.optimizer_class(self.q_net.parameters(), lr=lr_schedule(1),
@@ -281,21 +269,13 @@ def make_model(network: Policy, settings: Any, vec: Any, goals: str | Sequence[s
                              exploration_fraction=0.0,
                              exploration_initial_eps=settings.exploration,
                              exploration_final_eps=settings.exploration,
-                             **_replay_kwargs(settings),
-                             policy_kwargs={**policy_kwargs,
-                                            "temperature": settings.q_temperature},
+                             **_replay_kwargs(settings), policy_kwargs=policy_kwargs,
                              seed=settings.seed, device=device, verbose=0)
     model.demos, model.demo_fraction = demos, settings.demo_fraction
     model.margin, model.margin_coef = settings.margin, settings.margin_coef
     if regularized:
         frozen = _frozen(model.q_net)
-        alpha = settings.q_temperature
-
-        def log_policy(net: nn.Module) -> Callable[[Any], torch.Tensor]:
-            return lambda obs: net(obs) / alpha  # softmax(Q / α) = π: V and α drop out
-
-        model.regularizer = Regularizer(log_policy(model.q_net), log_policy(frozen),
-                                        kl_coef=settings.kl_coef,
+        model.regularizer = Regularizer(model.q_net, frozen, kl_coef=settings.kl_coef,
                                         bc_coef=settings.bc_coef, demos=demos,
                                         batch_size=settings.batch_size, device=model.device)
     return model, lambda: model.policy.q_net.features_extractor.network
