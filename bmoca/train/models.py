@@ -269,16 +269,25 @@ class Policy(nn.Module):
         self.spatial = nn.Linear(TOKENS * dim, dim) if config.get("spatial", False) else None
         self.query = nn.Linear(self.text.dim, dim)
         self.attention = nn.MultiheadAttention(dim, num_heads=1, batch_first=True)
-        last: nn.Module = nn.Linear(hidden, OUTPUTS[action])
+        grid = bool(config.get("grid_taps", False))
+        if grid and (arch != "small" or action != "discrete"):
+            raise ValueError("grid taps need the small architecture and the discrete action "
+                             "space")
+
+        def hidden_layers() -> list[nn.Module]:
+            return [nn.Linear(dim, hidden), nn.GELU(), nn.Linear(hidden, hidden), nn.GELU()]
+
+        # each kind draws its initial weights in the order its measured runs did, so the
+        # documented seeds rebuild the documented networks: grid taps drew (and dropped) a
+        # plain last layer, then the cells and their last layer, then the hidden layers
         self.cells: GridCells | None = None
-        if config.get("grid_taps", False):
-            if arch != "small" or action != "discrete":
-                raise ValueError("grid taps need the small architecture and the discrete "
-                                 "action space")
+        if grid:
+            nn.Linear(hidden, OUTPUTS[action])
             self.cells = GridCells(self.visual.net[4].out_channels + dim, hidden)
             last = GridTaps(hidden, OUTPUTS[action] - GRID_ROWS * GRID_COLS)
-        self.head = nn.Sequential(nn.Linear(dim, hidden), nn.GELU(), nn.Linear(hidden, hidden),
-                                  nn.GELU(), last)
+            self.head = nn.Sequential(*hidden_layers(), last)
+        else:
+            self.head = nn.Sequential(*hidden_layers(), nn.Linear(hidden, OUTPUTS[action]))
 
     def forward(self, pixels: torch.Tensor, goals: list[str]) -> torch.Tensor:
         return self.head[-1](self.features(pixels, goals))
