@@ -183,6 +183,17 @@ def test_grid_taps_follow_the_icon_to_a_row_never_seen(tmp_path):
         build_policy({"arch": "small", "action": "dual_gesture", "grid_taps": True})
 
 
+@pytest.mark.parametrize("grid_taps, last_layer_sum", [(False, 2.659305), (True, -0.474699)])
+def test_a_seed_builds_the_network_its_documented_runs_started_from(grid_taps, last_layer_sum):
+    """docs/training.md's seeds rebuild its networks only while the layers draw their
+    initial weights in the same order: adding a layer before the head's, or reordering
+    them, changes every documented run (the sums are those of the measured runs' code)."""
+    torch.manual_seed(0)
+    policy = build_policy({"arch": "small", "positions": True, "grid_taps": grid_taps})
+    last = policy.head[-1].rest if grid_taps else policy.head[-1]
+    assert float(last.weight.detach().double().sum()) == pytest.approx(last_layer_sum, abs=1e-5)
+
+
 TINY_BERT = {"vocab_size": 200, "hidden_size": 32, "num_hidden_layers": 1,
              "num_attention_heads": 2, "intermediate_size": 64}
 
