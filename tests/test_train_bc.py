@@ -12,6 +12,7 @@ torch = pytest.importorskip("torch", reason="training tests need the train extra
 
 from bmoca import tasks  # noqa: E402
 from bmoca.demos.generate import generate  # noqa: E402
+from bmoca.env.actions import TAP_X, TAP_Y  # noqa: E402
 from bmoca.train import bc  # noqa: E402
 from bmoca.train.datasets import (  # noqa: E402
     DemoSampler,
@@ -149,7 +150,7 @@ def _squares(cells: list[tuple[int, int]]) -> torch.Tensor:
     """One 256 x 128 image per cell: a 12-pixel white square centred on grid tap (row, col)."""
     images = torch.zeros(len(cells), 3, 256, 128)
     for i, (row, col) in enumerate(cells):
-        y, x = round((0.025 + 0.0375 * row) * 256), round((0.025 + 0.075 * col) * 128)
+        y, x = round(float(TAP_Y[row]) * 256), round(float(TAP_X[col]) * 128)
         images[i, :, max(0, y - 6): y + 6, max(0, x - 6): x + 6] = 1.0
     return images
 

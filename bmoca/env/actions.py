@@ -46,7 +46,8 @@ from bmoca.env.commands import (
 __all__ = [
     "Answer", "Command", "Discrete", "DualGesture", "FreeText", "InvalidAction", "JsonActions",
     "LongPress", "MODES", "NAV_BAR_Y", "NAV_BUTTON_X", "ActionMode", "OpenApp", "PressKey",
-    "Screen", "Status", "Swipe", "Tap", "TextActions", "TypeText", "Unreadable", "Wait",
+    "Screen", "Status", "Swipe", "TAP_X", "TAP_Y", "Tap", "TextActions", "TypeText",
+    "Unreadable", "Wait",
     "make_mode", "to_pixel",
 ]
 
@@ -179,9 +180,12 @@ class DualGesture(ActionMode):
 
 
 # Discrete grid: 27 rows x 14 columns of taps, then 4 swipes, then 3 buttons.
-_ROWS, _COLS = 27, 14
-_ROW_Y = 0.025 + 0.0375 * np.arange(_ROWS)
-_COL_X = 0.025 + 0.075 * np.arange(_COLS)
+TAP_Y = 0.025 + 0.0375 * np.arange(27)
+"""The discrete space's tap rows: y in [0, 1] of the screen's height, top to bottom."""
+TAP_X = 0.025 + 0.075 * np.arange(14)
+"""Its tap columns: x in [0, 1] of the width, left to right (tap i is row i // 14, column
+i % 14)."""
+_ROWS, _COLS = len(TAP_Y), len(TAP_X)
 _N_TAPS = _ROWS * _COLS
 _SWIPES: dict[str, tuple[float, float, float, float]] = {  # finger direction, (ty, tx, ly, lx)
     "up": (0.8, 0.5, 0.2, 0.5),
@@ -227,7 +231,7 @@ class Discrete(ActionMode):
     def convert(self, action: Any, screen: Screen) -> list[Command]:
         index = self._index(action)
         if index < _N_TAPS:
-            return [tap_at(_ROW_Y[index // _COLS], _COL_X[index % _COLS], screen)]
+            return [tap_at(TAP_Y[index // _COLS], TAP_X[index % _COLS], screen)]
         index -= _N_TAPS
         if index < len(_SWIPE_ORDER):
             return [swipe_at(*_SWIPES[_SWIPE_ORDER[index]], screen)]
@@ -236,7 +240,7 @@ class Discrete(ActionMode):
     def label(self, action: Any) -> str:
         index = self._index(action)
         if index < _N_TAPS:
-            return f"tap(y={_ROW_Y[index // _COLS]:.3f}, x={_COL_X[index % _COLS]:.3f})"
+            return f"tap(y={TAP_Y[index // _COLS]:.3f}, x={TAP_X[index % _COLS]:.3f})"
         index -= _N_TAPS
         if index < len(_SWIPE_ORDER):
             return f"swipe({_SWIPE_ORDER[index]})"
@@ -260,8 +264,8 @@ class Discrete(ActionMode):
                 bx = 1.0 - NAV_BUTTON_X[button] if rtl else NAV_BUTTON_X[button]
                 if math.hypot(ty - (2 * NAV_BAR_Y - 1), tx - (2 * bx - 1)) <= 0.01:
                     return _N_TAPS + len(_SWIPE_ORDER) + i
-            row = int(np.argmin(np.abs(_ROW_Y * 2 - 1 - ty)))
-            col = int(np.argmin(np.abs(_COL_X * 2 - 1 - tx)))
+            row = int(np.argmin(np.abs(TAP_Y * 2 - 1 - ty)))
+            col = int(np.argmin(np.abs(TAP_X * 2 - 1 - tx)))
             return row * _COLS + col
         unit = {"up": (-1.0, 0.0), "down": (1.0, 0.0), "right": (0.0, 1.0), "left": (0.0, -1.0)}
         norm = math.hypot(dy, dx)

@@ -44,13 +44,15 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from bmoca.env.actions import TAP_X, TAP_Y
+
 __all__ = ["ARCHITECTURES", "MINILM_L6", "GridTaps", "HashGoalEncoder", "HFGoalEncoder",
            "Policy", "build_policy", "new_config"]
 
 ARCHITECTURES = ("small", "reference")
 OUTPUTS = {"discrete": 385, "dual_gesture": 4}
 TOKENS = 32  # the 8x4 feature map's cells
-GRID_ROWS, GRID_COLS = 27, 14  # the discrete space's tap grid (bmoca.env.actions.Discrete)
+GRID_ROWS, GRID_COLS = len(TAP_Y), len(TAP_X)  # the discrete space's tap grid
 CELL_DIM = 32
 _WORD = re.compile(r"[a-z0-9:']+")
 MINILM_L6 = {"vocab_size": 30522, "hidden_size": 384, "num_hidden_layers": 6,
@@ -150,11 +152,12 @@ class SmallCNN(nn.Module):
         super().__init__()
         layers: list[nn.Module] = []
         width = 3
-        for out in (16, 32, 48, channels):
+        for out in (16, 32, 48, channels):  # strides 2, 4, 8 and 16
             layers += [nn.Conv2d(width, out, 3, stride=2, padding=1), nn.GELU()]
             width = out
         self.net = nn.Sequential(*layers, nn.AdaptiveAvgPool2d((8, 4)))
         self.dim = channels
+        self.fine_dim = 48  # the stride-8 map's channels (`maps`)
 
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
         return self.net(pixels).flatten(2).transpose(1, 2)
@@ -194,9 +197,8 @@ class EfficientNetB0(nn.Module):
 
 def _tap_points() -> torch.Tensor:
     """The grid taps' centres in grid_sample's [-1, 1] coordinates, (1, rows, cols, 2)."""
-    ys = torch.tensor([0.025 + 0.0375 * r for r in range(GRID_ROWS)])
-    xs = torch.tensor([0.025 + 0.075 * c for c in range(GRID_COLS)])
-    y, x = torch.meshgrid(ys, xs, indexing="ij")
+    y, x = torch.meshgrid(torch.tensor(TAP_Y, dtype=torch.float32),
+                          torch.tensor(TAP_X, dtype=torch.float32), indexing="ij")
     return torch.stack([x, y], dim=-1).unsqueeze(0) * 2.0 - 1.0
 
 
@@ -283,7 +285,7 @@ class Policy(nn.Module):
         self.cells: GridCells | None = None
         if grid:
             nn.Linear(hidden, OUTPUTS[action])
-            self.cells = GridCells(self.visual.net[4].out_channels + dim, hidden)
+            self.cells = GridCells(self.visual.fine_dim + dim, hidden)
             last = GridTaps(hidden, OUTPUTS[action] - GRID_ROWS * GRID_COLS)
             self.head = nn.Sequential(*hidden_layers(), last)
         else:
