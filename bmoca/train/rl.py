@@ -41,8 +41,7 @@ from bmoca.train.rl_env import SHAPINGS, TaskEnv
 from bmoca.train.rl_policies import freeze_actor, make_model, sb3_classes
 
 __all__ = ["FROM_SCRATCH", "RLSettings", "greedy_by_task", "greedy_success", "make_model",
-           "run_tasks",
-           "settings_for", "train"]
+           "run_tasks", "settings_for", "train"]
 
 ALGORITHMS = ("ppo", "dqn")
 CRITICS = ("separate", "shared")
@@ -313,6 +312,7 @@ def _curve_callback(base: type, settings: RLSettings, task: list[tasks.Task],
             noise that would move the cloned policy before the values mean anything)."""
             if settings.algo == "ppo":
                 self.flush()
+            if settings.algo == "ppo" and settings.critic_warmup:
                 rollouts = self.num_timesteps // (settings.rollout_steps * settings.envs)
                 freeze_actor(self.model.policy, rollouts <= settings.critic_warmup)
 
