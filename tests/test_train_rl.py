@@ -44,6 +44,30 @@ def test_shaping_pays_i_over_n_along_the_experts_path(demos):
         env.close()
 
 
+@pytest.mark.parametrize("route", ["launcher", "shade"])
+def test_a_multi_task_run_pays_each_task_along_its_own_experts_path(tmp_path, route):
+    """The path is the expert's of the episode's task, by the route its demos took."""
+    out = tmp_path / "two"
+    result = CliRunner().invoke(app, ["demos", "generate", "--tasks",
+                                      "phone/call_911,settings/turn_on_wifi", "--configs",
+                                      "train_env_000", "--out", str(out), "--screen-width",
+                                      "128", "--route", route])
+    assert result.exit_code == 0, result.output
+    episodes = load(out).episodes
+    names = [demo.task_id for demo in episodes]
+    env = TaskEnv(names, ["train_env_000"], horizon=20, shaping="path", route=route)
+    for _ in range(2):  # each task after the other, both ways round
+        for index, demo in enumerate(episodes):
+            env.reset(options={"task": index, "config": "train_env_000"})
+            rewards = [env.step(step.discrete)[1] for step in demo.steps]
+            n = len(rewards)
+            assert rewards == pytest.approx([(i + 1) / n for i in range(n)]), demo.task_id
+        episodes, names = episodes[::-1], names[::-1]
+        env.close()
+        env = TaskEnv(names, ["train_env_000"], horizon=20, shaping="path", route=route)
+    env.close()
+
+
 def test_a_step_off_the_path_costs_the_off_path_reward(demos):
     demo = demos.episodes[0]
     env = TaskEnv(demo.task_id, [demo.config_id], horizon=5, shaping=True,
@@ -134,6 +158,26 @@ def test_ppo_cli_writes_a_checkpoint_and_curve_that_eval_runs(tmp_path):
     md = (run / "report" / "report.md").read_text()
     assert "## Learning curves" in md and f"{len(rows) - 1} iterations, 40 environment steps" in md
     assert (run / "report" / "plots" / "curve_ppo.png").is_file()
+
+
+def test_the_curve_measures_the_first_n_training_configurations(monkeypatch):
+    """A run over hundreds of drawn configurations evaluates a few of them, not all."""
+    measured = []
+    real = rl.greedy_success
+
+    def recording(network, task, config_ids, horizon):
+        measured.append(list(config_ids))
+        return real(network, task, config_ids, horizon)
+
+    monkeypatch.setattr(rl, "greedy_success", recording)
+    ids = configs.expand("random_train_0..5")
+    settings = rl.RLSettings(task="gmail/open_Gmail", configs=ids, eval_configs=[],
+                             timesteps=20, envs=1, rollout_steps=10, batch_size=10,
+                             eval_every=1, greedy_train_configs=2)
+    _, curve = rl.train(build_policy({"arch": "small"}), settings)
+    assert [row["timesteps"] for row in curve] == [0, 10, 20]
+    assert measured[0::2] == [ids[:2]] * 3 and measured[1::2] == [[]] * 3
+    assert all(row["greedy_train"] in (0.0, 0.5, 1.0) for row in curve)
 
 
 def test_dqn_draws_a_quarter_of_each_batch_from_successful_episodes():

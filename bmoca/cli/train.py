@@ -447,6 +447,9 @@ def _rl_command(algo: str):
                                            "demonstrations alone before the first episode"),
         eval_every: int = typer.Option(5, min=0, help="iterations between greedy "
                                        "evaluations (0: at the end only)"),
+        greedy_train_configs: int = typer.Option(
+            35, min=1, help="the curve's greedy success over the training configurations "
+            "covers the first N of them"),
         curve_path: Path = typer.Option(None, "--curve", help="JSON lines of the learning "
                                         "curve (default: OUT with .curve.jsonl)"),
         seed: int = typer.Option(0),
@@ -486,7 +489,8 @@ def _rl_command(algo: str):
                 margin=margin, margin_coef=margin_coef, pretrain_steps=pretrain_steps,
                 exploration=exploration,
                 success_fraction=success_fraction,
-                critic=critic, critic_warmup=critic_warmup, eval_every=eval_every, seed=seed,
+                critic=critic, critic_warmup=critic_warmup, eval_every=eval_every,
+                greedy_train_configs=greedy_train_configs, seed=seed,
                 device=device)
             if batch_size is None:
                 settings.batch_size = min(64, settings.rollout_steps * settings.envs)

@@ -13,7 +13,9 @@ the policy near BC, and DQN from demonstrations (`bmoca.train.rl_regularize`,
 
 Each rollout (an "iteration") appends a row to the curve: timesteps, episodes finished,
 their success rate and mean return, and every `eval_every` iterations the greedy policy's
-success over the training and evaluation configurations; row 0 is the starting policy's.
+success over the training configurations (the first `greedy_train_configs`: a run over
+hundreds of drawn configurations would spend its time evaluating) and the evaluation ones;
+row 0 is the starting policy's.
 
 With `checkpointing`, every `every` iterations a resumable checkpoint (`rl_resume`) is
 written at the start of a rollout, and a resumed run ends with the weights and the curve
@@ -84,6 +86,7 @@ class RLSettings:
     margin_coef: float = 1.0     # DQfD's weight of the large-margin loss (with demos)
     pretrain_steps: int = 0      # DQfD's gradient steps on the demonstrations alone, first
     eval_every: int = 5
+    greedy_train_configs: int = 35  # the curve's greedy_train: the first N of `configs`
     seed: int = 0
     device: str = "cpu"          # where SB3 trains: cpu, cuda, cuda:1, mps, auto
 
@@ -347,8 +350,9 @@ def _curve_callback(base: type, settings: RLSettings, task: list[tasks.Task],
         def _evaluate(self, row: dict[str, Any]) -> None:
             network = tuned()
             was_training = network.training
-            row["greedy_train"] = greedy_success(network, task, settings.configs,
-                                                 settings.horizon)
+            row["greedy_train"] = greedy_success(
+                network, task, settings.configs[:settings.greedy_train_configs],
+                settings.horizon)
             row["greedy_eval"] = greedy_success(network, task, settings.eval_configs,
                                                 settings.horizon)
             network.train(was_training)

@@ -58,10 +58,11 @@ def screen_state(xml: str) -> str:
     return digest.hexdigest()
 
 
-def expert_path(task: tasks.Task, config: str, pool: DevicePool | None = None) -> list[str]:
-    """The screen states after each step of the task's expert in `config`, ending with
-    the successful one."""
-    return [screen_state(seen["xml"]) for seen in play_expert(task, config, pool)]
+def expert_path(task: tasks.Task, config: str, pool: DevicePool | None = None,
+                route: str = "launcher") -> list[str]:
+    """The screen states after each step of the task's expert in `config` (opening
+    Settings by `route`), ending with the successful one."""
+    return [screen_state(seen["xml"]) for seen in play_expert(task, config, pool, route)]
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,8 @@ class TaskEnv(gymnasium.Env):
         ) if goal_observation else pixels
         self.action_space = spaces.Discrete(385)
         self._rng = np.random.default_rng(seed)
-        self._paths: dict[str, list[str]] = {}
+        self.route = route
+        self._paths: dict[tuple[str, str], list[str]] = {}  # by task id and configuration
         self._path: list[str] = []
         self._progress = 0
         self._checkpoints = ProgressShaping(gamma, route) if self.shaping == "progress" else None
@@ -167,9 +169,10 @@ class TaskEnv(gymnasium.Env):
 
     def _start_shaping(self, progress: int, targets: Sequence[str | None]) -> None:
         if self.shaping == "path":
-            if self.config_id not in self._paths:
-                self._paths[self.config_id] = expert_path(self.task, self.config_id, self.pool)
-            self._path, self._progress = self._paths[self.config_id], progress
+            key = (self.task.id, self.config_id)
+            if key not in self._paths:
+                self._paths[key] = expert_path(self.task, self.config_id, self.pool, self.route)
+            self._path, self._progress = self._paths[key], progress
         elif self._checkpoints is not None:
             self._checkpoints.start(self.task, self.config_id, self.pool, targets)
 
