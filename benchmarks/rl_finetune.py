@@ -15,13 +15,17 @@ from its results, measured the same way: `data_diversity.evaluate`). Each fine-t
 `bmoca train ALGO` with the recipe below (anything after `--` is added to its command line
 and wins), writes a checkpoint every 5 iterations and resumes after a stop; rerun the same
 command to go on. `OUT/results.md` is the table: success per task before and after, mean ±
-standard error over the seeds, and each seed's total.
+standard error over the seeds, and each seed's total. `--control` (PPO) adds each BC
+checkpoint cloned on for as many optimizer steps as its PPO run took: the recipe's BC term
+trains on the demonstrations too, so a gain over an under-trained BC policy is not RL's
+alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 import time
@@ -54,6 +58,35 @@ def fine_tune(args: argparse.Namespace, study: dict, seed: int, init: Path, out:
     return time.perf_counter() - started
 
 
+def optimizer_steps(tuned: Path) -> tuple[int, int, float]:
+    """PPO's optimizer steps in the run that wrote `tuned` (rollouts × epochs × minibatches),
+    its minibatch size and learning rate."""
+    import torch
+
+    rl = torch.load(tuned, weights_only=True)["extra"]["rl"]
+    rollout = rl["rollout_steps"] * rl["envs"]
+    rollouts = math.ceil(rl["timesteps"] / rollout)
+    return rollouts * rl["epochs"] * math.ceil(rollout / rl["batch_size"]), rl["batch_size"], rl["lr"]
+
+
+def clone_on(args: argparse.Namespace, seed: int, init: Path, tuned: Path) -> tuple[Path, int]:
+    """The control: the BC checkpoint cloned on, on the study's demonstrations, for as many
+    optimizer steps as the PPO run took (its minibatch size and learning rate, annealed to
+    0), so that a gain from RL can be told from a gain from more cloning (the BC term's
+    demonstrations). Returns the checkpoint and its steps."""
+    from bmoca.train import bc
+    from bmoca.train.datasets import StepDataset
+
+    steps, batch, lr = optimizer_steps(tuned)
+    data = StepDataset(args.study / "demos", tasks=args.tasks.split(","))
+    settings = bc.Settings(steps=steps, batch_size=batch, lr=lr, restart_every=steps,
+                           seed=seed)
+    policy, _ = bc.train(data, settings, policy=bc.load(init))
+    out = args.out / f"control_seed{seed}.pt"
+    bc.save(policy, out, settings)
+    return out, steps
+
+
 def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
     import numpy as np
 
@@ -62,16 +95,20 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
     from bmoca.eval.metrics import percent_cell as cell
 
     done = [str(seed) for seed in seeds if "tuned" in results.get(str(seed), {})]
-    lines = [f"| task | BC | BC + {algo.upper()} |", "|---|---:|---:|"]
+    controlled = bool(done) and all("control" in results[s] for s in done)
+    keys = ["bc", "tuned", *(["control"] if controlled else [])]
+    lines = [f"| task | BC | BC + {algo.upper()} |" + (" BC cloned on (control) |"
+                                                      if controlled else ""),
+             "|---|---:|---:|" + ("---:|" if controlled else "")]
     for task in tasks.select(spec):
-        lines.append(f"| {task.id} | {cell([results[s]['bc'][task.id] for s in done])} | "
-                     f"{cell([results[s]['tuned'][task.id] for s in done])} |")
+        lines.append(f"| {task.id} | " + " | ".join(
+            cell([results[s][key][task.id] for s in done]) for key in keys) + " |")
 
     def mean(seed: str, key: str) -> float:
         return float(np.mean(list(results[seed][key].values())))
 
-    lines.append(f"| **average** | {cell([mean(s, 'bc') for s in done])} | "
-                 f"{cell([mean(s, 'tuned') for s in done])} |")
+    lines.append("| **average** | " + " | ".join(cell([mean(s, key) for s in done])
+                                                 for key in keys) + " |")
     episodes = len(results["tasks"]) * 10
     lines.append("")
     lines.append(f"Per seed, of the {episodes} test episodes (BC → BC + {algo.upper()}): "
@@ -82,7 +119,23 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
         gain, se = mean_stderr(gains)
         lines.append(f"Change: {gain:+.1f} ± {se:.1f} points "
                      "(mean ± standard error over the seeds).")
+    if controlled:
+        cloned = [100 * (mean(s, "control") - mean(s, "bc")) for s in done]
+        over = [100 * (mean(s, "tuned") - mean(s, "control")) for s in done]
+        lines.append("Control, BC cloned on for as many optimizer steps ("
+                     + ", ".join(f"seed {s}: {results[s]['control_steps']}" for s in done)
+                     + "): {:+.1f} ± {:.1f} points; {} over it: {:+.1f} ± {:.1f}.".format(
+                         *mean_stderr(cloned), algo.upper(), *mean_stderr(over)))
     return "\n".join(lines) + "\n"
+
+
+def control(args: argparse.Namespace, results: dict, seed: int, init: Path,
+            tuned: Path) -> None:
+    """`clone_on`'s checkpoint for `seed`, measured as the others, into the results."""
+    entry = results[str(seed)]
+    checkpoint, entry["control_steps"] = clone_on(args, seed, init, tuned)
+    entry["control"] = evaluate(checkpoint, args.tasks)
+    (args.out / "results.json").write_text(json.dumps(results, indent=1))
 
 
 def main() -> None:
@@ -97,10 +150,16 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--configs", default="train", help="where RL trains: train (the 35 "
                         "training configurations), paper (§6.7's 10) or ids [default: train]")
+    parser.add_argument("--control", action="store_true", help="PPO: also clone each BC "
+                        "checkpoint on for as many optimizer steps as its PPO run took, and "
+                        "measure it beside (a rerun adds it to finished seeds)")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     parser.add_argument("extra", nargs="*", help="after --: more `bmoca train` options")
     args = parser.parse_args()
 
+    if args.control and args.algo != "ppo":
+        parser.exit(2, "rl_finetune.py: error: --control counts PPO's optimizer steps; "
+                       "use it with --algo ppo\n")
     studied = args.study / "results.json"
     if not studied.exists():
         parser.exit(2, f"rl_finetune.py: error: --study: no {studied} (run "
@@ -122,16 +181,20 @@ def main() -> None:
             parser.exit(2, f"rl_finetune.py: error: no {init} in the study (its sizes and "
                            "seeds: benchmarks/data_diversity.py --sizes --seeds)\n")
         entry = results.setdefault(str(seed), {})
+        tuned = args.out / f"{args.algo}_seed{seed}.pt"
         if "tuned" in entry:
+            if args.control and "control" not in entry:
+                control(args, results, seed, init, tuned)
             continue
         if "bc" not in entry:  # the study measured its checkpoints the same way
             studied_seed = study.get(f"{args.size}/{seed}", {}).get("success")
             entry["bc"] = studied_seed or evaluate(init, args.tasks)
             results_path.write_text(json.dumps(results, indent=1))
-        tuned = args.out / f"{args.algo}_seed{seed}.pt"
         entry["seconds"] = round(fine_tune(args, study, seed, init, tuned), 1)
         entry["tuned"] = evaluate(tuned, args.tasks)
         results_path.write_text(json.dumps(results, indent=1))
+        if args.control:
+            control(args, results, seed, init, tuned)
         print(seed, json.dumps(entry), flush=True)
     markdown = table(results, args.tasks, args.seeds, args.algo)
     (args.out / "results.md").write_text(markdown)

@@ -63,6 +63,28 @@ def test_the_comparison_tunes_each_seed_and_tables_before_and_after(study, tmp_p
     assert other.returncode == 2 and "holds another run" in other.stderr
 
 
+def test_the_control_clones_on_for_as_many_optimizer_steps_as_ppo_took(study, tmp_path):
+    out = tmp_path / "rl"
+    assert _run("--study", str(study), "--out", str(out), "--seeds", "0", *TINY).returncode == 0
+    before = json.loads((out / "results.json").read_text())
+    result = _run("--study", str(study), "--out", str(out), "--seeds", "0", "--control", *TINY)
+    assert result.returncode == 0, result.stderr[-2000:]
+    saved = json.loads((out / "results.json").read_text())
+    assert saved["0"]["tuned"] == before["0"]["tuned"]  # the finished run is not redone
+    # 8 steps in rollouts of 4 (one phone): 2 rollouts × 4 epochs × 1 minibatch of 4
+    assert saved["0"]["control_steps"] == 8 and set(saved["0"]["control"]) == {TASK}
+    control = torch.load(out / "control_seed0.pt", weights_only=True)
+    assert control["settings"]["steps"] == 8 and control["settings"]["batch_size"] == 4
+    start = torch.load(study / "bc_35_seed0.pt", weights_only=True)["state"]
+    assert any(not torch.equal(start[k], v) for k, v in control["state"].items())
+    table = (out / "results.md").read_text()
+    assert "| BC cloned on (control) |" in table
+    assert "Control, BC cloned on for as many optimizer steps (seed 0: 8)" in table
+    refused = _run("--study", str(study), "--out", str(tmp_path / "dqn"), "--algo", "dqn",
+                   "--control")
+    assert refused.returncode == 2 and "--control counts PPO's" in refused.stderr
+
+
 def test_a_missing_study_or_seed_is_one_clear_error(study, tmp_path):
     result = _run("--study", str(tmp_path / "nowhere"), "--out", str(tmp_path / "a"))
     assert result.returncode == 2 and "--study: no " in result.stderr
