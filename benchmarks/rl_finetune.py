@@ -129,13 +129,10 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def control(args: argparse.Namespace, results: dict, seed: int, init: Path,
-            tuned: Path) -> None:
-    """`clone_on`'s checkpoint for `seed`, measured as the others, into the results."""
-    entry = results[str(seed)]
+def control(args: argparse.Namespace, entry: dict, seed: int, init: Path, tuned: Path) -> None:
+    """`clone_on`'s checkpoint for `seed`, measured as the others, into the seed's entry."""
     checkpoint, entry["control_steps"] = clone_on(args, seed, init, tuned)
     entry["control"] = evaluate(checkpoint, args.tasks)
-    (args.out / "results.json").write_text(json.dumps(results, indent=1))
 
 
 def main() -> None:
@@ -184,7 +181,8 @@ def main() -> None:
         tuned = args.out / f"{args.algo}_seed{seed}.pt"
         if "tuned" in entry:
             if args.control and "control" not in entry:
-                control(args, results, seed, init, tuned)
+                control(args, entry, seed, init, tuned)
+                results_path.write_text(json.dumps(results, indent=1))
             continue
         if "bc" not in entry:  # the study measured its checkpoints the same way
             studied_seed = study.get(f"{args.size}/{seed}", {}).get("success")
@@ -194,7 +192,8 @@ def main() -> None:
         entry["tuned"] = evaluate(tuned, args.tasks)
         results_path.write_text(json.dumps(results, indent=1))
         if args.control:
-            control(args, results, seed, init, tuned)
+            control(args, entry, seed, init, tuned)
+            results_path.write_text(json.dumps(results, indent=1))
         print(seed, json.dumps(entry), flush=True)
     markdown = table(results, args.tasks, args.seeds, args.algo)
     (args.out / "results.md").write_text(markdown)
