@@ -54,18 +54,15 @@ def test_a_multi_task_run_pays_each_task_along_its_own_experts_path(tmp_path, ro
                                       "128", "--route", route])
     assert result.exit_code == 0, result.output
     episodes = load(out).episodes
-    names = [demo.task_id for demo in episodes]
-    env = TaskEnv(names, ["train_env_000"], horizon=20, shaping="path", route=route)
-    for _ in range(2):  # each task after the other, both ways round
-        for index, demo in enumerate(episodes):
+    for order in (episodes, episodes[::-1]):  # each task after the other, both ways round
+        env = TaskEnv([demo.task_id for demo in order], ["train_env_000"], horizon=20,
+                      shaping="path", route=route)
+        for index, demo in enumerate(order):
             env.reset(options={"task": index, "config": "train_env_000"})
             rewards = [env.step(step.discrete)[1] for step in demo.steps]
             n = len(rewards)
             assert rewards == pytest.approx([(i + 1) / n for i in range(n)]), demo.task_id
-        episodes, names = episodes[::-1], names[::-1]
         env.close()
-        env = TaskEnv(names, ["train_env_000"], horizon=20, shaping="path", route=route)
-    env.close()
 
 
 def test_a_step_off_the_path_costs_the_off_path_reward(demos):
