@@ -15,7 +15,8 @@ from its results, measured the same way: `data_diversity.evaluate`). Each fine-t
 `bmoca train ALGO` with the recipe below (anything after `--` is added to its command line
 and wins), writes a checkpoint every 5 iterations and resumes after a stop; rerun the same
 command to go on. `OUT/results.md` is the table: success per task before and after, mean ±
-standard error over the seeds, and each seed's total. `--control` (PPO) adds each BC
+standard error over the seeds, and each seed's total; `--jobs N` fine-tunes N seeds at
+once. `--control` (PPO) adds each BC
 checkpoint cloned on for as many optimizer steps as its PPO run took: the recipe's BC term
 trains on the demonstrations too, so a gain over an under-trained BC policy is not RL's
 alone.
@@ -29,6 +30,7 @@ import math
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from data_diversity import evaluate  # the study's own measure (this script's directory)
@@ -151,9 +153,13 @@ def main() -> None:
                         "checkpoint on for as many optimizer steps as its PPO run took, and "
                         "measure it beside (a rerun adds it to finished seeds)")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    parser.add_argument("--jobs", type=int, default=1, help="seeds fine-tuned at once, each "
+                        "in its own process [default: 1]")
     parser.add_argument("extra", nargs="*", help="after --: more `bmoca train` options")
     args = parser.parse_args()
 
+    if args.jobs < 1:
+        parser.exit(2, f"rl_finetune.py: error: --jobs: {args.jobs}; at least 1\n")
     if args.control and args.algo != "ppo":
         parser.exit(2, "rl_finetune.py: error: --control counts PPO's optimizer steps; "
                        "use it with --algo ppo\n")
@@ -172,6 +178,7 @@ def main() -> None:
         parser.exit(2, f"rl_finetune.py: error: {args.out} holds another run "
                        f"({json.dumps(results['run'])}); choose another --out\n")
     results["tasks"] = study["tasks"]
+    pending = []  # (seed, entry, init, tuned) still to fine-tune
     for seed in args.seeds:
         init = args.study / f"bc_{args.size}_seed{seed}.pt"
         if not init.exists():
@@ -188,13 +195,21 @@ def main() -> None:
             studied_seed = study.get(f"{args.size}/{seed}", {}).get("success")
             entry["bc"] = studied_seed or evaluate(init, args.tasks)
             results_path.write_text(json.dumps(results, indent=1))
-        entry["seconds"] = round(fine_tune(args, study, seed, init, tuned), 1)
-        entry["tuned"] = evaluate(tuned, args.tasks)
-        results_path.write_text(json.dumps(results, indent=1))
-        if args.control:
-            control(args, entry, seed, init, tuned)
+        pending.append((seed, entry, init, tuned))
+    # each run is its own process; the measures run here, one at a time, as runs finish
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        running = {pool.submit(fine_tune, args, study, seed, init, tuned): (seed, entry, init,
+                                                                             tuned)
+                   for seed, entry, init, tuned in pending}
+        for finished in as_completed(running):
+            seed, entry, init, tuned = running[finished]
+            entry["seconds"] = round(finished.result(), 1)
+            entry["tuned"] = evaluate(tuned, args.tasks)
             results_path.write_text(json.dumps(results, indent=1))
-        print(seed, json.dumps(entry), flush=True)
+            if args.control:
+                control(args, entry, seed, init, tuned)
+                results_path.write_text(json.dumps(results, indent=1))
+            print(seed, json.dumps(entry), flush=True)
     markdown = table(results, args.tasks, args.seeds, args.algo)
     (args.out / "results.md").write_text(markdown)
     print(markdown)

@@ -35,8 +35,9 @@ def study(tmp_path_factory) -> Path:
 
     root = tmp_path_factory.mktemp("study")
     (root / "results.json").write_text(json.dumps({"tasks": [TASK], "route": "shade"}))
-    torch.manual_seed(0)
-    bc.save(build_policy(new_config()), root / "bc_35_seed0.pt")
+    for seed in (0, 1):
+        torch.manual_seed(seed)
+        bc.save(build_policy(new_config()), root / f"bc_35_seed{seed}.pt")
     subprocess.run([sys.executable, "-m", "bmoca.cli.main", "demos", "generate", "--tasks",
                     TASK, "--configs", "train_env_000", "--play", "discrete", "--route",
                     "shade", "--out", str(root / "demos")], check=True, cwd=ROOT,
@@ -83,6 +84,21 @@ def test_the_control_clones_on_for_as_many_optimizer_steps_as_ppo_took(study, tm
     refused = _run("--study", str(study), "--out", str(tmp_path / "dqn"), "--algo", "dqn",
                    "--control")
     assert refused.returncode == 2 and "--control counts PPO's" in refused.stderr
+
+
+def test_seeds_fine_tune_at_once_with_jobs(study, tmp_path):
+    out = tmp_path / "rl"
+    result = _run("--study", str(study), "--out", str(out), "--seeds", "0", "1", "--jobs", "2",
+                  *TINY)
+    assert result.returncode == 0, result.stderr[-2000:]
+    saved = json.loads((out / "results.json").read_text())
+    for seed in ("0", "1"):
+        assert set(saved[seed]["tuned"]) == {TASK} and saved[seed]["seconds"] > 0
+        assert (out / f"ppo_seed{seed}.pt").exists()
+    assert "seed 0: " in (out / "results.md").read_text()
+    assert "; seed 1: " in (out / "results.md").read_text()
+    refused = _run("--study", str(study), "--out", str(tmp_path / "x"), "--jobs", "0")
+    assert refused.returncode == 2 and "--jobs: 0; at least 1" in refused.stderr
 
 
 def test_a_missing_study_or_seed_is_one_clear_error(study, tmp_path):
