@@ -30,6 +30,7 @@ import math
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
@@ -131,10 +132,13 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def control(args: argparse.Namespace, entry: dict, seed: int, init: Path, tuned: Path) -> None:
-    """`clone_on`'s checkpoint for `seed`, measured as the others, into the seed's entry."""
+def control(args: argparse.Namespace, entry: dict, seed: int, init: Path, tuned: Path,
+            save: Callable[[], None]) -> None:
+    """`clone_on`'s checkpoint for `seed`, measured as the others, into the seed's entry,
+    then `save`d."""
     checkpoint, entry["control_steps"] = clone_on(args, seed, init, tuned)
     entry["control"] = evaluate(checkpoint, args.tasks)
+    save()
 
 
 def main() -> None:
@@ -178,6 +182,10 @@ def main() -> None:
         parser.exit(2, f"rl_finetune.py: error: {args.out} holds another run "
                        f"({json.dumps(results['run'])}); choose another --out\n")
     results["tasks"] = study["tasks"]
+
+    def save() -> None:  # after every measure: a stopped comparison keeps what it has
+        results_path.write_text(json.dumps(results, indent=1))
+
     pending = []  # (seed, entry, init, tuned) still to fine-tune
     for seed in args.seeds:
         init = args.study / f"bc_{args.size}_seed{seed}.pt"
@@ -188,13 +196,12 @@ def main() -> None:
         tuned = args.out / f"{args.algo}_seed{seed}.pt"
         if "tuned" in entry:
             if args.control and "control" not in entry:
-                control(args, entry, seed, init, tuned)
-                results_path.write_text(json.dumps(results, indent=1))
+                control(args, entry, seed, init, tuned, save)
             continue
         if "bc" not in entry:  # the study measured its checkpoints the same way
             studied_seed = study.get(f"{args.size}/{seed}", {}).get("success")
             entry["bc"] = studied_seed or evaluate(init, args.tasks)
-            results_path.write_text(json.dumps(results, indent=1))
+            save()
         pending.append((seed, entry, init, tuned))
     # each run is its own process; the measures run here, one at a time, as runs finish
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -205,10 +212,9 @@ def main() -> None:
             seed, entry, init, tuned = running[finished]
             entry["seconds"] = round(finished.result(), 1)
             entry["tuned"] = evaluate(tuned, args.tasks)
-            results_path.write_text(json.dumps(results, indent=1))
+            save()
             if args.control:
-                control(args, entry, seed, init, tuned)
-                results_path.write_text(json.dumps(results, indent=1))
+                control(args, entry, seed, init, tuned, save)
             print(seed, json.dumps(entry), flush=True)
     markdown = table(results, args.tasks, args.seeds, args.algo)
     (args.out / "results.md").write_text(markdown)
