@@ -30,7 +30,6 @@ import math
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
@@ -132,13 +131,10 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def control(args: argparse.Namespace, entry: dict, seed: int, init: Path, tuned: Path,
-            save: Callable[[], None]) -> None:
-    """`clone_on`'s checkpoint for `seed`, measured as the others, into the seed's entry,
-    then `save`d."""
+def control(args: argparse.Namespace, entry: dict, seed: int, init: Path, tuned: Path) -> None:
+    """`clone_on`'s checkpoint for `seed`, measured as the others, into the seed's entry."""
     checkpoint, entry["control_steps"] = clone_on(args, seed, init, tuned)
     entry["control"] = evaluate(checkpoint, args.tasks)
-    save()
 
 
 def main() -> None:
@@ -196,7 +192,8 @@ def main() -> None:
         tuned = args.out / f"{args.algo}_seed{seed}.pt"
         if "tuned" in entry:
             if args.control and "control" not in entry:
-                control(args, entry, seed, init, tuned, save)
+                control(args, entry, seed, init, tuned)
+                save()
             continue
         if "bc" not in entry:  # the study measured its checkpoints the same way
             studied_seed = study.get(f"{args.size}/{seed}", {}).get("success")
@@ -214,7 +211,8 @@ def main() -> None:
             entry["tuned"] = evaluate(tuned, args.tasks)
             save()
             if args.control:
-                control(args, entry, seed, init, tuned, save)
+                control(args, entry, seed, init, tuned)
+                save()
             print(seed, json.dumps(entry), flush=True)
     markdown = table(results, args.tasks, args.seeds, args.algo)
     (args.out / "results.md").write_text(markdown)
