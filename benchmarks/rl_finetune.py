@@ -1,4 +1,5 @@
-"""BC → BC+RL (B-MoCA's RL figure): fine-tune each seed's BC checkpoint with PPO or DQN on
+"""BC → BC+RL (B-MoCA's RL figure): fine-tune each seed's BC checkpoint with PPO, DQN or
+online filtered BC on
 every task of a suite in the training configurations (`--configs`: all 35, or §6.7's 10),
 and compare the greedy success on the 10 test configurations before and after, over seeds.
 
@@ -16,10 +17,9 @@ from its results, measured the same way: `data_diversity.evaluate`). Each fine-t
 and wins), writes a checkpoint every 5 iterations and resumes after a stop; rerun the same
 command to go on. `OUT/results.md` is the table: success per task before and after, mean ±
 standard error over the seeds, and each seed's total; `--jobs N` fine-tunes N seeds at
-once. `--control` (PPO) adds each BC
-checkpoint cloned on for as many optimizer steps as its PPO run took: the recipe's BC term
-trains on the demonstrations too, so a gain over an under-trained BC policy is not RL's
-alone.
+once. `--control` (PPO, filtered BC) adds each BC checkpoint cloned on for as many
+optimizer steps as its run took: the recipes train on the demonstrations too, so a gain
+over an under-trained BC policy is not RL's alone.
 """
 
 from __future__ import annotations
@@ -39,20 +39,27 @@ RECIPES = {
     "ppo": ["--shaping", "progress", "--kl-coef", "0.03", "--bc-coef", "0.1", "--lr", "5e-4",
             "--envs", "4", "--timesteps", "3000"],
     "dqn": ["--envs", "4", "--timesteps", "1200", "--kl-coef", "10"],
+    "filtered-bc": ["--rounds", "100", "--episodes", "16", "--updates", "8", "--lr", "5e-4",
+                    "--lr-schedule", "linear", "--buffer-steps", "4000"],
 }
 """Measured on the Settings tasks (docs/training.md): multi-task PPO with the progress
 reward, held near the BC policy by a small KL term and the BC loss on the demonstrations;
 DQfD (the demonstrations in every batch, a large margin) held at the BC policy by a strong
-KL term (without it, one seed of three collapsed)."""
+KL term (without it, one seed of three collapsed); online filtered BC (the policy's own
+successful episodes cloned with the demonstrations, half of each batch each), best with
+`--configs random_train_0..999`, where every round meets new configurations."""
+NAMES = {"ppo": "PPO", "dqn": "DQN", "filtered-bc": "filtered BC"}
 
 
 def fine_tune(args: argparse.Namespace, study: dict, seed: int, init: Path, out: Path) -> float:
     command = [sys.executable, "-m", "bmoca.cli.main", "train", args.algo, "--init", str(init),
                "--out", str(out), "--task", args.tasks, "--configs", args.configs,
-               "--horizon", "task", "--route", study.get("route", "launcher"),
-               "--demos", str(args.study / "demos"), "--eval-configs", "none",
-               "--eval-every", "0", "--seed", str(seed), "--threads", str(args.threads),
-               "--checkpoint-every", "5", *RECIPES[args.algo], *args.extra]
+               "--horizon", "task", "--demos", str(args.study / "demos"),
+               "--eval-configs", "none", "--eval-every", "0", "--seed", str(seed),
+               "--threads", str(args.threads), "--checkpoint-every", "5"]
+    if args.algo in ("ppo", "dqn"):  # their shaping follows the demonstrations' route
+        command += ["--route", study.get("route", "launcher")]
+    command += [*RECIPES[args.algo], *args.extra]
     if Path(f"{out}.ckpt").exists():
         command.append("--resume")
     started = time.perf_counter()
@@ -61,11 +68,15 @@ def fine_tune(args: argparse.Namespace, study: dict, seed: int, init: Path, out:
 
 
 def optimizer_steps(tuned: Path) -> tuple[int, int, float]:
-    """PPO's optimizer steps in the run that wrote `tuned` (rollouts × epochs × minibatches),
-    its minibatch size and learning rate."""
+    """The optimizer steps of the run that wrote `tuned` (PPO: rollouts × epochs ×
+    minibatches; filtered BC: rounds × updates), its minibatch size and learning rate."""
     import torch
 
-    rl = torch.load(tuned, weights_only=True)["extra"]["rl"]
+    extra = torch.load(tuned, weights_only=True)["extra"]
+    if "filtered_bc" in extra:
+        run = extra["filtered_bc"]
+        return run["rounds"] * run["updates"], run["batch_size"], run["lr"]
+    rl = extra["rl"]
     rollout = rl["rollout_steps"] * rl["envs"]
     rollouts = math.ceil(rl["timesteps"] / rollout)
     return rollouts * rl["epochs"] * math.ceil(rollout / rl["batch_size"]), rl["batch_size"], rl["lr"]
@@ -73,9 +84,9 @@ def optimizer_steps(tuned: Path) -> tuple[int, int, float]:
 
 def clone_on(args: argparse.Namespace, seed: int, init: Path, tuned: Path) -> tuple[Path, int]:
     """The control: the BC checkpoint cloned on, on the study's demonstrations, for as many
-    optimizer steps as the PPO run took (its minibatch size and learning rate, annealed to
+    optimizer steps as the RL run took (its minibatch size and learning rate, annealed to
     0), so that a gain from RL can be told from a gain from more cloning (the BC term's
-    demonstrations). Returns the checkpoint and its steps."""
+    demonstrations, filtered BC's half batches of them). Returns the checkpoint and its steps."""
     from bmoca.train import bc
     from bmoca.train.datasets import StepDataset
 
@@ -99,7 +110,7 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
     done = [str(seed) for seed in seeds if "tuned" in results.get(str(seed), {})]
     controlled = bool(done) and all("control" in results[s] for s in done)
     keys = ["bc", "tuned", *(["control"] if controlled else [])]
-    lines = [f"| task | BC | BC + {algo.upper()} |" + (" BC cloned on (control) |"
+    lines = [f"| task | BC | BC + {NAMES[algo]} |" + (" BC cloned on (control) |"
                                                       if controlled else ""),
              "|---|---:|---:|" + ("---:|" if controlled else "")]
     for task in tasks.select(spec):
@@ -113,7 +124,7 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
                                                  for key in keys) + " |")
     episodes = len(results["tasks"]) * 10
     lines.append("")
-    lines.append(f"Per seed, of the {episodes} test episodes (BC → BC + {algo.upper()}): "
+    lines.append(f"Per seed, of the {episodes} test episodes (BC → BC + {NAMES[algo]}): "
                  + "; ".join(f"seed {s}: {round(mean(s, 'bc') * episodes)} → "
                              f"{round(mean(s, 'tuned') * episodes)}" for s in done) + ".")
     gains = [100 * (mean(s, "tuned") - mean(s, "bc")) for s in done]
@@ -127,7 +138,7 @@ def table(results: dict, spec: str, seeds: list[int], algo: str) -> str:
         lines.append("Control, BC cloned on for as many optimizer steps ("
                      + ", ".join(f"seed {s}: {results[s]['control_steps']}" for s in done)
                      + "): {:+.1f} ± {:.1f} points; {} over it: {:+.1f} ± {:.1f}.".format(
-                         *mean_stderr(cloned), algo.upper(), *mean_stderr(over)))
+                         *mean_stderr(cloned), NAMES[algo], *mean_stderr(over)))
     return "\n".join(lines) + "\n"
 
 
@@ -149,8 +160,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--configs", default="train", help="where RL trains: train (the 35 "
                         "training configurations), paper (§6.7's 10) or ids [default: train]")
-    parser.add_argument("--control", action="store_true", help="PPO: also clone each BC "
-                        "checkpoint on for as many optimizer steps as its PPO run took, and "
+    parser.add_argument("--control", action="store_true", help="PPO, filtered BC: also clone "
+                        "each BC checkpoint on for as many optimizer steps as its run took, and "
                         "measure it beside (a rerun adds it to finished seeds)")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     parser.add_argument("--jobs", type=int, default=1, help="seeds fine-tuned at once, each "
@@ -160,9 +171,9 @@ def main() -> None:
 
     if args.jobs < 1:
         parser.exit(2, f"rl_finetune.py: error: --jobs: {args.jobs}; at least 1\n")
-    if args.control and args.algo != "ppo":
-        parser.exit(2, "rl_finetune.py: error: --control counts PPO's optimizer steps; "
-                       "use it with --algo ppo\n")
+    if args.control and args.algo == "dqn":
+        parser.exit(2, "rl_finetune.py: error: --control counts PPO's or filtered BC's "
+                       "optimizer steps; use it with --algo ppo or filtered-bc\n")
     studied = args.study / "results.json"
     if not studied.exists():
         parser.exit(2, f"rl_finetune.py: error: --study: no {studied} (run "

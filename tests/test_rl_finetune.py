@@ -106,3 +106,22 @@ def test_a_missing_study_or_seed_is_one_clear_error(study, tmp_path):
     assert result.returncode == 2 and "--study: no " in result.stderr
     result = _run("--study", str(study), "--out", str(tmp_path / "b"), "--seeds", "4")
     assert result.returncode == 2 and "bc_35_seed4.pt" in result.stderr
+
+
+def test_filtered_bc_tunes_each_seed_and_its_control_takes_as_many_steps(study, tmp_path):
+    out = tmp_path / "fbc"
+    tiny = ["--", "--rounds", "2", "--episodes", "2", "--updates", "3", "--batch-size", "4",
+            "--configs", "train_env_000"]
+    result = _run("--study", str(study), "--out", str(out), "--seeds", "0", "--algo",
+                  "filtered-bc", "--control", *tiny)
+    assert result.returncode == 0, result.stderr[-2000:]
+    saved = json.loads((out / "results.json").read_text())
+    assert saved["run"]["algo"] == "filtered-bc"
+    assert set(saved["0"]["tuned"]) == {TASK} and saved["0"]["control_steps"] == 6
+    tuned = torch.load(out / "filtered-bc_seed0.pt", weights_only=True)
+    assert tuned["extra"]["filtered_bc"]["demos"] == str((study / "demos").resolve())
+    control = torch.load(out / "control_seed0.pt", weights_only=True)
+    assert control["settings"]["steps"] == 6 and control["settings"]["batch_size"] == 4
+    table = (out / "results.md").read_text()
+    assert "| task | BC | BC + filtered BC | BC cloned on (control) |" in table
+    assert "filtered BC over it" in table

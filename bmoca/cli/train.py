@@ -459,19 +459,12 @@ def _rl_command(algo: str):
         resume: bool = resume_option(),
     ) -> None:
         with _training(threads) as torch:
-            from bmoca import configs
             from bmoca.train import bc, rl
             from bmoca.train.models import build_policy, new_config
 
             chosen = rl.run_tasks(task_id)
             horizon = _horizon(horizon_spec)
-            train_ids = (list(PAPER_RL_CONFIGS) if config_spec == "paper"
-                         else list(configs.ids("train")) if config_spec == "train"
-                         else _config_list(config_spec))
-            eval_ids = ([] if eval_spec == "none" else list(configs.ids("test"))
-                        if eval_spec == "test" else _config_list(eval_spec))
-            for cid in (*train_ids, *eval_ids):
-                configs.get(cid)  # an unknown id is one clear error before any phone starts
+            train_ids, eval_ids = _run_configs(config_spec, eval_spec)
             torch.manual_seed(seed)
             network = bc.load(init) if init else build_policy(
                 {**new_config(), "spatial": spatial, "grid_taps": grid_taps})
@@ -517,6 +510,109 @@ def _rl_command(algo: str):
     command.__doc__ = (f"{algo.upper()} fine-tuning of a BC checkpoint on one task or several "
                        "(stable-baselines3); writes a checkpoint and its learning curve.")
     return command
+
+
+@train_app.command("filtered-bc")
+def train_filtered_bc(
+    task_id: str = typer.Option("gmail/open_Gmail", "--task", help="the task to train on, or "
+                                "several as a task spec (settings: the 15 Settings tasks; "
+                                "each episode draws one)"),
+    init: Path = typer.Option(None, help="a BC checkpoint to start from (default: a fresh "
+                              "small policy)"),
+    grid_taps: bool = typer.Option(False, help="a fresh policy (no --init): score each grid "
+                                   "tap from the image under it (docs/training.md)"),
+    out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:)",
+                             callback=_checkpoint_out),
+    config_spec: str = typer.Option("train", "--configs", help="configurations played: "
+                                    "comma-separated ids with ranges (random_train_0..999), "
+                                    "paper (the 10 of §6.7) or train (all 35)"),
+    eval_spec: str = typer.Option("test", "--eval-configs", help="greedy evaluation "
+                                  "configurations: comma-separated ids, test or none"),
+    rounds: int = typer.Option(100, min=1, help="rounds of playing, then updating"),
+    episodes: int = typer.Option(16, min=1, help="episodes played per round, sampling the "
+                                 "policy"),
+    updates: int = typer.Option(8, min=0, help="minibatches of cross-entropy per round"),
+    batch_size: int = typer.Option(32, min=1),
+    lr: float = typer.Option(3e-4, help="AdamW's learning rate"),
+    lr_schedule: str = typer.Option("constant", help="constant, or linear: from --lr down to "
+                                    "0 at the last round"),
+    demos: Path = typer.Option(None, help="a demonstration dataset (bmoca demos generate "
+                               "--play discrete) mixed into every batch"),
+    demo_fraction: float = typer.Option(0.5, min=0.0, help="share of each batch from --demos "
+                                        "(0: the policy's own successes only)"),
+    buffer_steps: int = typer.Option(2000, min=1, help="own successful steps kept, the "
+                                     "newest (about 98 KB each)"),
+    horizon_spec: str = typer.Option("task", "--horizon", help="steps per episode, or task: "
+                                     "each task's own step limit"),
+    temperature: float = typer.Option(1.0, help="of the sampling softmax while playing"),
+    eval_every: int = typer.Option(0, min=0, help="rounds between greedy evaluations (0: at "
+                                   "the end only)"),
+    greedy_train_configs: int = typer.Option(
+        35, min=1, help="the curve's greedy success over the training configurations covers "
+        "the first N of them"),
+    curve_path: Path = typer.Option(None, "--curve", help="JSON lines of the learning curve "
+                                    "(default: OUT with .curve.jsonl)"),
+    seed: int = typer.Option(0),
+    threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    device: str = device_option(),
+    amp: bool = amp_option(),
+    checkpoint_every: int = checkpoint_every_option("rounds"),
+    resume: bool = resume_option(),
+) -> None:
+    """Online filtered BC: play the policy, clone its successful episodes (with the
+    demonstrations); RL with the 0/1 task reward, no critic. Writes a checkpoint and its
+    learning curve."""
+    with _training(threads) as torch:
+        from bmoca.train import bc, filtered_bc, rl
+        from bmoca.train.models import build_policy, new_config
+
+        chosen = rl.run_tasks(task_id)
+        train_ids, eval_ids = _run_configs(config_spec, eval_spec)
+        torch.manual_seed(seed)
+        network = bc.load(init) if init else build_policy(
+            {**new_config(), "grid_taps": grid_taps})
+        settings = filtered_bc.FilteredBCSettings(
+            task=chosen[0].id if len(chosen) == 1 else task_id, configs=train_ids,
+            eval_configs=eval_ids, rounds=rounds, episodes=episodes, updates=updates,
+            batch_size=batch_size, lr=lr, lr_schedule=lr_schedule,
+            demos=str(demos.resolve()) if demos else None,
+            demo_fraction=demo_fraction if demos else 0.0, buffer_steps=buffer_steps,
+            horizon=_horizon(horizon_spec), temperature=temperature, eval_every=eval_every,
+            greedy_train_configs=greedy_train_configs, seed=seed, device=device, amp=amp)
+        checkpointing = _checkpointing(out, checkpoint_every, resume, "filtered-bc", settings,
+                                       init=init.resolve() if init else None)
+        curve_file = curve_path or out.with_suffix(".curve.jsonl")
+        written: list[dict] = []  # train appends each row (a resumed run's first)
+
+        def report(row: dict) -> None:
+            typer.echo(json.dumps(row))
+            rl.write_curve(written, curve_file)  # a killed run keeps what it measured
+
+        tuned, curve_rows = filtered_bc.train(network, settings, on_row=report,
+                                              checkpointing=checkpointing, curve=written)
+        rl.write_curve(curve_rows, curve_file)
+        bc.save(tuned, out, extra={"algo": "filtered-bc", "init": str(init) if init else None,
+                                   "filtered_bc": filtered_bc.settings_dict(settings),
+                                   "curve": curve_rows})
+    last = curve_rows[-1] if curve_rows else {}
+    typer.echo(json.dumps({"checkpoint": str(out), "curve": str(curve_file),
+                           "greedy_train": last.get("greedy_train"),
+                           "greedy_eval": last.get("greedy_eval")}))
+
+
+def _run_configs(config_spec: str, eval_spec: str) -> tuple[list[str], list[str]]:
+    """The configurations a run plays (`--configs`) and evaluates on (`--eval-configs`),
+    each id checked before any phone starts."""
+    from bmoca import configs
+
+    train_ids = (list(PAPER_RL_CONFIGS) if config_spec == "paper"
+                 else list(configs.ids("train")) if config_spec == "train"
+                 else _config_list(config_spec))
+    eval_ids = ([] if eval_spec == "none" else list(configs.ids("test"))
+                if eval_spec == "test" else _config_list(eval_spec))
+    for cid in (*train_ids, *eval_ids):
+        configs.get(cid)  # an unknown id is one clear error before any phone starts
+    return train_ids, eval_ids
 
 
 def _config_list(spec: str) -> list[str]:
