@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,36 @@ def checkpoint_every_option(unit: str = "steps") -> Any:
                         f"OUT.ckpt, every N {unit} (0: none)")
 
 
+def threads_option() -> Any:
+    return typer.Option(0, min=0, help="torch CPU threads (0: torch's default)")
+
+
+def greedy_train_configs_option() -> Any:
+    return typer.Option(35, min=1, help="the curve's greedy success over the training "
+                        "configurations covers the first N of them")
+
+
+def curve_option() -> Any:
+    return typer.Option(None, "--curve", help="JSON lines of the learning curve (default: "
+                        "OUT with .curve.jsonl)")
+
+
+def task_option() -> Any:
+    return typer.Option("gmail/open_Gmail", "--task", help="the task to train on, or several "
+                        "as a task spec (settings: the 15 Settings tasks; each episode draws "
+                        "one)")
+
+
+def init_option() -> Any:
+    return typer.Option(None, help="a BC checkpoint to start from (default: a fresh small "
+                        "policy)")
+
+
+def fresh_grid_taps_option() -> Any:
+    return typer.Option(False, help="a fresh policy (no --init): score each grid tap from "
+                        "the image under it (docs/training.md)")
+
+
 def resume_option() -> Any:
     return typer.Option(False, "--resume", help="continue from OUT.ckpt; the options must "
                         "be those of the run that wrote it")
@@ -102,7 +132,7 @@ def train_bc(
     grid_taps: bool = typer.Option(False, help="small arch, discrete actions: score each grid "
                                    "tap from the image under it, one map for every cell "
                                    "(docs/training.md)"),
-    threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    threads: int = threads_option(),
     device: str = device_option(),
     amp: bool = amp_option(),
     workers: int = workers_option(),
@@ -185,7 +215,7 @@ def train_iql(
     temperature: float = typer.Option(3.0, min=0.0, help="advantage weight temperature "
                                       "(beta; 0 is plain BC)"),
     seed: int = typer.Option(0),
-    threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    threads: int = threads_option(),
     device: str = device_option(),
     amp: bool = amp_option(),
     workers: int = workers_option(),
@@ -256,7 +286,7 @@ def train_lora(
     max_grad_norm: float = typer.Option(1.0, min=0.0, help="clip the gradient's norm to this "
                                         "(0: no clipping)"),
     gradient_checkpointing: bool = typer.Option(False, help="trade compute for memory"),
-    threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    threads: int = threads_option(),
     checkpoint_every: int = typer.Option(0, "--checkpoint-every", min=0, help="keep a "
                                          "Trainer checkpoint, OUT.ckpt/checkpoint-STEP, every "
                                          "N optimiser steps (0: none)"),
@@ -366,15 +396,11 @@ def _horizon(value: str) -> int:
 
 def _rl_command(algo: str):
     def command(
-        task_id: str = typer.Option("gmail/open_Gmail", "--task",
-                                    help="the task to train on, or several as a task spec "
-                                    "(settings: the 15 Settings tasks; each episode draws one)"),
-        init: Path = typer.Option(None, help="a BC checkpoint to start from (default: a fresh "
-                                  "small policy)"),
+        task_id: str = task_option(),
+        init: Path = init_option(),
         spatial: bool = typer.Option(False, help="a fresh policy (no --init): add the map of "
                                      "the whole token grid to its features (docs/training.md)"),
-        grid_taps: bool = typer.Option(False, help="a fresh policy (no --init): score each "
-                                       "grid tap from the image under it (docs/training.md)"),
+        grid_taps: bool = fresh_grid_taps_option(),
         out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:/ppo:/dqn:)",
                                  callback=_checkpoint_out),
         config_spec: str = typer.Option("paper", "--configs",
@@ -447,13 +473,10 @@ def _rl_command(algo: str):
                                            "demonstrations alone before the first episode"),
         eval_every: int = typer.Option(5, min=0, help="iterations between greedy "
                                        "evaluations (0: at the end only)"),
-        greedy_train_configs: int = typer.Option(
-            35, min=1, help="the curve's greedy success over the training configurations "
-            "covers the first N of them"),
-        curve_path: Path = typer.Option(None, "--curve", help="JSON lines of the learning "
-                                        "curve (default: OUT with .curve.jsonl)"),
+        greedy_train_configs: int = greedy_train_configs_option(),
+        curve_path: Path = curve_option(),
         seed: int = typer.Option(0),
-        threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+        threads: int = threads_option(),
         device: str = device_option(),
         checkpoint_every: int = checkpoint_every_option("iterations (rollouts)"),
         resume: bool = resume_option(),
@@ -489,23 +512,11 @@ def _rl_command(algo: str):
                 settings.batch_size = min(64, settings.rollout_steps * settings.envs)
             checkpointing = _checkpointing(out, checkpoint_every, resume, algo, settings,
                                            init=init.resolve() if init else None)
-            curve_file = curve_path or out.with_suffix(".curve.jsonl")
-
-            written: list[dict] = []  # rl.train appends each row (a resumed run's first)
-
-            def report(row: dict) -> None:
-                typer.echo(json.dumps(row))
-                rl.write_curve(written, curve_file)  # a killed run keeps what it measured
-
-            tuned, curve_rows = rl.train(network, settings, on_row=report,
-                                         checkpointing=checkpointing, curve=written)
-            rl.write_curve(curve_rows, curve_file)
-            bc.save(tuned, out, extra={"algo": algo, "init": str(init) if init else None,
-                                       "rl": rl.settings_dict(settings), "curve": curve_rows})
-        last = curve_rows[-1] if curve_rows else {}
-        typer.echo(json.dumps({"checkpoint": str(out), "curve": str(curve_file),
-                                  "greedy_train": last.get("greedy_train"),
-                                  "greedy_eval": last.get("greedy_eval")}))
+            _train_with_curve(
+                lambda **hooks: rl.train(network, settings, checkpointing=checkpointing,
+                                         **hooks),
+                out, curve_path, {"algo": algo, "init": str(init) if init else None,
+                                  "rl": rl.settings_dict(settings)})
 
     command.__doc__ = (f"{algo.upper()} fine-tuning of a BC checkpoint on one task or several "
                        "(stable-baselines3); writes a checkpoint and its learning curve.")
@@ -514,13 +525,9 @@ def _rl_command(algo: str):
 
 @train_app.command("filtered-bc")
 def train_filtered_bc(
-    task_id: str = typer.Option("gmail/open_Gmail", "--task", help="the task to train on, or "
-                                "several as a task spec (settings: the 15 Settings tasks; "
-                                "each episode draws one)"),
-    init: Path = typer.Option(None, help="a BC checkpoint to start from (default: a fresh "
-                              "small policy)"),
-    grid_taps: bool = typer.Option(False, help="a fresh policy (no --init): score each grid "
-                                   "tap from the image under it (docs/training.md)"),
+    task_id: str = task_option(),
+    init: Path = init_option(),
+    grid_taps: bool = fresh_grid_taps_option(),
     out: Path = typer.Option(..., help="checkpoint file to write (loads as bc:)",
                              callback=_checkpoint_out),
     config_spec: str = typer.Option("train", "--configs", help="configurations played: "
@@ -547,13 +554,10 @@ def train_filtered_bc(
     temperature: float = typer.Option(1.0, help="of the sampling softmax while playing"),
     eval_every: int = typer.Option(0, min=0, help="rounds between greedy evaluations (0: at "
                                    "the end only)"),
-    greedy_train_configs: int = typer.Option(
-        35, min=1, help="the curve's greedy success over the training configurations covers "
-        "the first N of them"),
-    curve_path: Path = typer.Option(None, "--curve", help="JSON lines of the learning curve "
-                                    "(default: OUT with .curve.jsonl)"),
+    greedy_train_configs: int = greedy_train_configs_option(),
+    curve_path: Path = curve_option(),
     seed: int = typer.Option(0),
-    threads: int = typer.Option(0, min=0, help="torch CPU threads (0: torch's default)"),
+    threads: int = threads_option(),
     device: str = device_option(),
     amp: bool = amp_option(),
     checkpoint_every: int = checkpoint_every_option("rounds"),
@@ -581,20 +585,31 @@ def train_filtered_bc(
             greedy_train_configs=greedy_train_configs, seed=seed, device=device, amp=amp)
         checkpointing = _checkpointing(out, checkpoint_every, resume, "filtered-bc", settings,
                                        init=init.resolve() if init else None)
-        curve_file = curve_path or out.with_suffix(".curve.jsonl")
-        written: list[dict] = []  # train appends each row (a resumed run's first)
+        _train_with_curve(
+            lambda **hooks: filtered_bc.train(network, settings, checkpointing=checkpointing,
+                                              **hooks),
+            out, curve_path, {"algo": "filtered-bc", "init": str(init) if init else None,
+                              "filtered_bc": filtered_bc.settings_dict(settings)})
 
-        def report(row: dict) -> None:
-            typer.echo(json.dumps(row))
-            rl.write_curve(written, curve_file)  # a killed run keeps what it measured
 
-        tuned, curve_rows = filtered_bc.train(network, settings, on_row=report,
-                                              checkpointing=checkpointing, curve=written)
-        rl.write_curve(curve_rows, curve_file)
-        bc.save(tuned, out, extra={"algo": "filtered-bc", "init": str(init) if init else None,
-                                   "filtered_bc": filtered_bc.settings_dict(settings),
-                                   "curve": curve_rows})
-    last = curve_rows[-1] if curve_rows else {}
+def _train_with_curve(run: Callable[..., tuple[Any, list[dict]]], out: Path,
+                      curve_path: Path | None, extra: dict[str, Any]) -> None:
+    """`run(on_row=..., curve=...)`, each curve row echoed and the curve file rewritten as
+    it comes (a killed run keeps what it measured); then the tuned policy saved as a BC
+    checkpoint with `extra` and its curve, and a summary line."""
+    from bmoca.train import bc, rl
+
+    curve_file = curve_path or out.with_suffix(".curve.jsonl")
+    written: list[dict] = []  # the trainer appends each row (a resumed run's first)
+
+    def report(row: dict) -> None:
+        typer.echo(json.dumps(row))
+        rl.write_curve(written, curve_file)
+
+    tuned, rows = run(on_row=report, curve=written)
+    rl.write_curve(rows, curve_file)
+    bc.save(tuned, out, extra={**extra, "curve": rows})
+    last = rows[-1] if rows else {}
     typer.echo(json.dumps({"checkpoint": str(out), "curve": str(curve_file),
                            "greedy_train": last.get("greedy_train"),
                            "greedy_eval": last.get("greedy_eval")}))

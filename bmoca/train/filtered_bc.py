@@ -39,7 +39,7 @@ from bmoca.train.checkpoints import (
 )
 from bmoca.train.datasets import StepDataset, to_tensor
 from bmoca.train.models import Policy
-from bmoca.train.rl import greedy_success, run_tasks
+from bmoca.train.rl import greedy_measures, run_tasks
 from bmoca.train.rl_env import TaskEnv
 
 __all__ = ["FilteredBCSettings", "SuccessBuffer", "train"]
@@ -162,11 +162,7 @@ def train(network: Policy, settings: FilteredBCSettings, *,
 
     def record(row: dict[str, Any], evaluate: bool) -> None:
         if evaluate:
-            row["greedy_train"] = greedy_success(
-                network, chosen, settings.configs[:settings.greedy_train_configs],
-                settings.horizon)
-            row["greedy_eval"] = greedy_success(network, chosen, settings.eval_configs,
-                                                settings.horizon)
+            row.update(greedy_measures(network, chosen, settings))
         curve.append(row)
         if on_row is not None:
             on_row(row)

@@ -42,7 +42,8 @@ from bmoca.train.models import Policy
 from bmoca.train.rl_env import SHAPINGS, TaskEnv
 from bmoca.train.rl_policies import freeze_actor, make_model, sb3_classes
 
-__all__ = ["FROM_SCRATCH", "RLSettings", "greedy_by_task", "greedy_success", "make_model",
+__all__ = ["FROM_SCRATCH", "RLSettings", "greedy_by_task", "greedy_measures", "greedy_success",
+           "make_model",
            "run_tasks", "settings_for", "train"]
 
 ALGORITHMS = ("ppo", "dqn")
@@ -160,6 +161,17 @@ def greedy_success(network: Policy, task: tasks.Task | Sequence[tasks.Task],
     finally:
         env.close()
     return wins / (len(config_ids) * len(chosen))
+
+
+def greedy_measures(network: Policy, chosen: Sequence[tasks.Task], settings: Any
+                    ) -> dict[str, float]:
+    """A curve's evaluation: the greedy success over the first `greedy_train_configs` of
+    the run's `configs` and over its `eval_configs`, within its `horizon`."""
+    return {"greedy_train": greedy_success(
+                network, chosen, settings.configs[:settings.greedy_train_configs],
+                settings.horizon),
+            "greedy_eval": greedy_success(network, chosen, settings.eval_configs,
+                                          settings.horizon)}
 
 
 def greedy_by_task(network: Policy, chosen: Sequence[tasks.Task],
@@ -350,11 +362,7 @@ def _curve_callback(base: type, settings: RLSettings, task: list[tasks.Task],
         def _evaluate(self, row: dict[str, Any]) -> None:
             network = tuned()
             was_training = network.training
-            row["greedy_train"] = greedy_success(
-                network, task, settings.configs[:settings.greedy_train_configs],
-                settings.horizon)
-            row["greedy_eval"] = greedy_success(network, task, settings.eval_configs,
-                                                settings.horizon)
+            row.update(greedy_measures(network, task, settings))
             network.train(was_training)
 
     return Curve()
