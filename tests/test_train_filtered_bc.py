@@ -14,6 +14,7 @@ torch = pytest.importorskip("torch")
 from typer.testing import CliRunner  # noqa: E402
 
 from bmoca.cli.main import app  # noqa: E402
+from bmoca.eval import curves  # noqa: E402
 from bmoca.train import bc, filtered_bc, rl  # noqa: E402
 from bmoca.train.checkpoints import Checkpointing  # noqa: E402
 from bmoca.train.models import build_policy, new_config  # noqa: E402
@@ -80,7 +81,7 @@ def test_an_interrupted_run_resumes_to_the_weights_of_an_uninterrupted_one(tmp_p
     saving = Checkpointing(tmp_path / "f.pt.ckpt", every=2, spec={"trainer": "filtered-bc"})
 
     def stop(row: dict) -> None:
-        if row["round"] == 4:
+        if row["iteration"] == 4:
             raise Interrupted
 
     with pytest.raises(Interrupted):
@@ -106,9 +107,14 @@ def test_the_command_trains_from_a_checkpoint_and_refuses_bad_values(tmp_path):
     saved = torch.load(out, weights_only=True)
     assert saved["extra"]["algo"] == "filtered-bc"
     assert saved["extra"]["filtered_bc"]["rounds"] == 2
-    assert [row["round"] for row in saved["extra"]["curve"]] == [1, 2]
+    assert [row["iteration"] for row in saved["extra"]["curve"]] == [1, 2]
+    steps = [row["timesteps"] for row in saved["extra"]["curve"]]
+    assert 2 <= steps[0] <= 6 and steps[0] < steps[1] <= 12  # two episodes of at most 3
     assert len(out.with_suffix(".curve.jsonl").read_text().splitlines()) == 2
     assert bc.load(out).config == bc.load(init).config  # loads as bc:PATH
+    found = curves.beside_checkpoint(f"bc:{out}")  # the report shows it as PPO's
+    assert found is not None and curves.summary(curves.load(found)).startswith(
+        f"2 iterations, {steps[1]} environment steps")
     for bad, why in ((["--lr-schedule", "cosine"], "learning-rate schedule"),
                      (["--temperature", "0"], "--temperature"),
                      (["--configs", "nowhere_9"], "nowhere_9")):

@@ -1,6 +1,7 @@
 """Learning curves of RL fine-tuning in the evaluation report.
 
-`bmoca train ppo|dqn` writes one JSON line per iteration (`bmoca.train.rl.write_curve`)
+`bmoca train ppo|dqn|filtered-bc` writes one JSON line per iteration
+(`bmoca.train.rl.write_curve`)
 beside its checkpoint. The report shows that curve next to the trained agent's results, so
 "RL raised success" is read off the same page as the success table: found beside a
 `ppo:`/`dqn:`/`bc:` checkpoint that a run evaluated, or named with `bmoca report --curve`.
@@ -22,7 +23,8 @@ COLUMNS = (("iteration", "iteration"), ("timesteps", "env steps"), ("episodes", 
            ("success_rate", "exploring success"), ("mean_return", "mean return"),
            ("greedy_train", "greedy, train configs"), ("greedy_eval", "greedy, eval configs"),
            ("seconds", "seconds"))
-CAPTION = ("One row per iteration (a PPO rollout, or a block of DQN steps): episodes finished "
+CAPTION = ("One row per iteration (a PPO rollout, a block of DQN steps, or a filtered-BC "
+           "round): episodes finished "
            "in it, their success and mean return under the exploring policy, and at the "
            "evaluation iterations the greedy policy's success over the training and evaluation "
            "configurations.")

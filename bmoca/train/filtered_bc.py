@@ -131,8 +131,10 @@ def train(network: Policy, settings: FilteredBCSettings, *,
           curve: list[dict[str, Any]] | None = None,
           ) -> tuple[Policy, list[dict[str, Any]]]:
     """Fine-tune `network` by filtered BC; returns it (on the CPU) and the curve, a row per
-    round (row 0: the starting policy's greedy success, when `eval_every`; the rows go to
-    `curve` as they come, those of a resumed checkpoint first)."""
+    round in the form of PPO's (`iteration` is the round, `timesteps` the steps played so
+    far; row 0: the starting policy's greedy success, when `eval_every`), so the report
+    reads it alike; the rows go to `curve` as they come, those of a resumed checkpoint
+    first."""
     _check(settings, network)
     chosen = run_tasks(settings.task)
     goals = [t.goal for t in chosen]
@@ -167,12 +169,14 @@ def train(network: Policy, settings: FilteredBCSettings, *,
         if on_row is not None:
             on_row(row)
 
+    timesteps = curve[-1]["timesteps"] if curve else 0
     try:
         if saved is None and settings.eval_every:
-            record({"round": 0, "updates": 0}, evaluate=True)
+            record({"iteration": 0, "timesteps": 0, "updates": 0}, evaluate=True)
         for round_ in range(first, settings.rounds):
             started = time.perf_counter()
             wins, steps = _play(network, env, settings, goals, draws, sampling, buffer, device)
+            timesteps += steps
             lr = settings.lr * (1 - round_ / settings.rounds
                                 if settings.lr_schedule == "linear" else 1.0)
             for group in optimiser.param_groups:
@@ -182,9 +186,9 @@ def train(network: Policy, settings: FilteredBCSettings, *,
             done = round_ + 1
             seconds = time.perf_counter() - started
             last = done == settings.rounds
-            record({"round": done, "updates": done * settings.updates,
-                    "episodes": settings.episodes, "success_rate": round(wins /
-                                                                        settings.episodes, 4),
+            record({"iteration": done, "timesteps": timesteps,
+                    "updates": done * settings.updates, "episodes": settings.episodes,
+                    "success_rate": round(wins / settings.episodes, 4),
                     "buffer_steps": len(buffer), "loss": round(float(np.mean(losses)), 4),
                     "seconds": round(seconds, 1),
                     "env_steps_per_s": round(steps / seconds, 1) if seconds else 0.0},
