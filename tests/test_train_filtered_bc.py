@@ -99,11 +99,14 @@ def test_the_command_trains_from_a_checkpoint_and_refuses_bad_values(tmp_path):
     runner = CliRunner()
     init = bc.save(_fresh(), tmp_path / "bc.pt")
     out = tmp_path / "fbc.pt"
-    result = runner.invoke(app, ["train", "filtered-bc", "--init", str(init), "--out",
-                                 str(out), "--task", "gmail/open_Gmail", "--configs",
-                                 "train_env_000", "--eval-configs", "none", "--rounds", "2",
-                                 "--episodes", "2", "--updates", "1", "--horizon", "3"])
+    args = ["train", "filtered-bc", "--init", str(init), "--out", str(out), "--task",
+            "gmail/open_Gmail", "--configs", "train_env_000", "--eval-configs", "none",
+            "--rounds", "2", "--episodes", "2", "--updates", "1", "--horizon", "3",
+            "--checkpoint-every", "1"]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
+    refused = runner.invoke(app, [*args, "--resume", "--seed", "1"])
+    assert refused.exit_code == 2 and "(seed 0 there, 1 here)" in refused.output
     saved = torch.load(out, weights_only=True)
     assert saved["extra"]["algo"] == "filtered-bc"
     assert saved["extra"]["filtered_bc"]["rounds"] == 2

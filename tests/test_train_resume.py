@@ -127,7 +127,7 @@ def test_cli_resume_continues_from_the_checkpoint_and_refuses_another_runs(demo_
 def test_devices_are_checked_before_training(demo_dir, tmp_path):
     assert resolve_device("auto").type in ("cuda", "mps", "cpu")
     assert resolve_device("CPU") == torch.device("cpu")
-    for trainer in ("bc", "iql", "ppo", "dqn"):
+    for trainer in ("bc", "iql", "ppo", "dqn", "filtered-bc"):
         source = ["--data", str(demo_dir)] if trainer in ("bc", "iql") else []
         result = CliRunner().invoke(app, ["train", trainer, *source, "--out",
                                           str(tmp_path / "x.pt"), "--device", "gpu0"])
