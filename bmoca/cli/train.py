@@ -567,6 +567,8 @@ def train_filtered_bc(
     demonstrations); RL with the 0/1 task reward, no critic. Writes a checkpoint and its
     learning curve."""
     with _training(threads) as torch:
+        from dataclasses import asdict
+
         from bmoca.train import bc, filtered_bc, rl
         from bmoca.train.models import build_policy, new_config
 
@@ -589,7 +591,7 @@ def train_filtered_bc(
             lambda **hooks: filtered_bc.train(network, settings, checkpointing=checkpointing,
                                               **hooks),
             out, curve_path, {"algo": "filtered-bc", "init": str(init) if init else None,
-                              "filtered_bc": filtered_bc.settings_dict(settings)})
+                              "filtered_bc": asdict(settings)})
 
 
 def _train_with_curve(run: Callable[..., tuple[Any, list[dict]]], out: Path,

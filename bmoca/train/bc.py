@@ -33,7 +33,7 @@ from bmoca.train.checkpoints import (
 from bmoca.train.datasets import DemoSampler, StepDataset, collate
 from bmoca.train.models import Policy, build_policy, new_config
 
-__all__ = ["Settings", "Result", "load", "save", "train"]
+__all__ = ["Settings", "Result", "batch_loss", "load", "save", "train"]
 
 FORMAT = "bmoca-bc"
 
@@ -65,7 +65,9 @@ class Result:
         return self.samples / self.seconds if self.seconds else 0.0
 
 
-def _loss(policy: Policy, batch: dict[str, Any], device: torch.device) -> torch.Tensor:
+def batch_loss(policy: Policy, batch: dict[str, Any], device: torch.device) -> torch.Tensor:
+    """Cross-entropy of the batch's discrete actions (MSE of its gestures for a gesture
+    policy): the loss every cloning step minimises, filtered BC's too."""
     out = policy(batch["pixels"].to(device, non_blocking=True), batch["goal"])
     if policy.config.get("action", "discrete") == "discrete":
         return functional.cross_entropy(out, batch["action"].to(device))
@@ -113,7 +115,7 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
     start = time.perf_counter()
     for step, batch in enumerate(loader, start=first):
         with autocast(device, amp):
-            loss = _loss(policy, batch, device)
+            loss = batch_loss(policy, batch, device)
         optimiser.zero_grad(set_to_none=True)
         scaler.scale(loss).backward()
         scaler.step(optimiser)

@@ -86,6 +86,12 @@ class StepDataset(torch.utils.data.Dataset):
             self._pixels[index] = obs.resize(array, self.pixels_size)
         return self._pixels[index]
 
+    def draw(self, rng: np.random.Generator) -> int:
+        """A step's index, drawn as the reference draws: a demonstration uniformly, then
+        one of its steps uniformly (two draws from `rng`)."""
+        steps = self.demo_steps[int(rng.integers(len(self.demo_steps)))]
+        return steps[int(rng.integers(len(steps)))]
+
     def __getitem__(self, index: int) -> dict[str, Any]:
         demo, _path, goal, action, gesture = self.items[index]
         return {"pixels": to_tensor(self.pixels(index)), "goal": goal, "action": action,
@@ -111,11 +117,9 @@ class DemoSampler(torch.utils.data.Sampler):
 
     def __iter__(self) -> Iterator[int]:
         rng = np.random.default_rng(self.seed)
-        demos = self.dataset.demo_steps
         drawn = 0
         while self.num_samples is None or drawn < self.num_samples:
-            steps = demos[int(rng.integers(len(demos)))]
-            pick = steps[int(rng.integers(len(steps)))]
+            pick = self.dataset.draw(rng)
             if drawn >= self.start:
                 yield pick
             drawn += 1

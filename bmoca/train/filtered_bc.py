@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import torch
-from torch.nn import functional
 
 from bmoca.train import TrainError
+from bmoca.train.bc import batch_loss
 from bmoca.train.checkpoints import (
     Checkpointing,
     autocast,
@@ -43,9 +43,6 @@ from bmoca.train.rl import greedy_measures, run_tasks
 from bmoca.train.rl_env import TaskEnv
 
 __all__ = ["FilteredBCSettings", "SuccessBuffer", "train"]
-
-STEP_BYTES = 256 * 128 * 3
-"""One kept step's screen, uint8: what `buffer_steps` bounds."""
 
 LR_SCHEDULES = ("constant", "linear")
 
@@ -258,9 +255,8 @@ def _update(network: Policy, optimiser: torch.optim.Optimizer, scaler: Any,
     screens: list[np.ndarray] = []
     batch_goals: list[str] = []
     actions: list[int] = []
-    for _ in range(from_demos):  # a demonstration uniformly, then one of its steps
-        steps = demos.demo_steps[int(draws.integers(len(demos.demo_steps)))]
-        index = steps[int(draws.integers(len(steps)))]
+    for _ in range(from_demos):
+        index = demos.draw(draws)
         _demo, _path, goal, action, _gesture = demos.items[index]
         screens.append(demos.pixels(index))
         batch_goals.append(goal)
@@ -269,16 +265,12 @@ def _update(network: Policy, optimiser: torch.optim.Optimizer, scaler: Any,
         screens.append(buffer.pixels[slot])
         batch_goals.append(goals[int(buffer.tasks[slot])])
         actions.append(int(buffer.actions[slot]))
-    pixels = torch.stack([to_tensor(s) for s in screens]).to(device)
+    batch = {"pixels": torch.stack([to_tensor(s) for s in screens]), "goal": batch_goals,
+             "action": torch.tensor(actions)}
     with autocast(device, amp):
-        loss = functional.cross_entropy(network(pixels, batch_goals),
-                                        torch.tensor(actions, device=device))
+        loss = batch_loss(network, batch, device)
     optimiser.zero_grad(set_to_none=True)
     scaler.scale(loss).backward()
     scaler.step(optimiser)
     scaler.update()
     return float(loss.detach())
-
-
-def settings_dict(settings: FilteredBCSettings) -> dict[str, Any]:
-    return asdict(settings)
