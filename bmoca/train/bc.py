@@ -33,7 +33,7 @@ from bmoca.train.checkpoints import (
 from bmoca.train.datasets import DemoSampler, StepDataset, collate
 from bmoca.train.models import Policy, build_policy, new_config
 
-__all__ = ["Settings", "Result", "batch_loss", "load", "save", "train"]
+__all__ = ["Settings", "Result", "batch_loss", "gradient_step", "load", "save", "train"]
 
 FORMAT = "bmoca-bc"
 
@@ -72,6 +72,19 @@ def batch_loss(policy: Policy, batch: dict[str, Any], device: torch.device) -> t
     if policy.config.get("action", "discrete") == "discrete":
         return functional.cross_entropy(out, batch["action"].to(device))
     return functional.mse_loss(torch.sigmoid(out), batch["gesture"].to(device))
+
+
+def gradient_step(policy: Policy, batch: dict[str, Any], optimiser: torch.optim.Optimizer,
+                  scaler: Any, device: torch.device, amp: bool) -> float:
+    """One optimiser step on `batch_loss` (autocast and loss scaling as `amp` says);
+    returns the loss."""
+    with autocast(device, amp):
+        loss = batch_loss(policy, batch, device)
+    optimiser.zero_grad(set_to_none=True)
+    scaler.scale(loss).backward()
+    scaler.step(optimiser)
+    scaler.update()
+    return float(loss.detach())
 
 
 def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None,
@@ -114,14 +127,8 @@ def train(data: StepDataset, settings: Settings, *, policy: Policy | None = None
     policy.train()
     start = time.perf_counter()
     for step, batch in enumerate(loader, start=first):
-        with autocast(device, amp):
-            loss = batch_loss(policy, batch, device)
-        optimiser.zero_grad(set_to_none=True)
-        scaler.scale(loss).backward()
-        scaler.step(optimiser)
-        scaler.update()
+        losses.append(gradient_step(policy, batch, optimiser, scaler, device, amp))
         schedule.step()
-        losses.append(float(loss.detach()))
         if checkpointing and checkpointing.due(step + 1, settings.steps):
             checkpointing.write({"step": step + 1, "model": policy.weights(),
                                  "optimizer": optimiser.state_dict(),

@@ -29,10 +29,9 @@ import numpy as np
 import torch
 
 from bmoca.train import TrainError
-from bmoca.train.bc import batch_loss
+from bmoca.train.bc import gradient_step
 from bmoca.train.checkpoints import (
     Checkpointing,
-    autocast,
     grad_scaler,
     resolve_device,
     use_amp,
@@ -267,10 +266,4 @@ def _update(network: Policy, optimiser: torch.optim.Optimizer, scaler: Any,
         actions.append(int(buffer.actions[slot]))
     batch = {"pixels": torch.stack([to_tensor(s) for s in screens]), "goal": batch_goals,
              "action": torch.tensor(actions)}
-    with autocast(device, amp):
-        loss = batch_loss(network, batch, device)
-    optimiser.zero_grad(set_to_none=True)
-    scaler.scale(loss).backward()
-    scaler.step(optimiser)
-    scaler.update()
-    return float(loss.detach())
+    return gradient_step(network, batch, optimiser, scaler, device, amp)
