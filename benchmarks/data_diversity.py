@@ -63,7 +63,7 @@ def train_one(demos: Path, size: int, seed: int, args: argparse.Namespace, path:
                            device=args.device, model=model)
     policy, result = bc.train(data, settings)
     bc.save(policy, path, settings, extra={"data": str(demos), "train_configs": size})
-    return {"demos": len(data.demo_steps), "steps": len(data),
+    return {"demos": len(data.demo_steps), "transitions": len(data),  # the data, not updates
             "seconds": round(result.seconds, 1),
             "final_loss": round(sum(result.losses[-20:]) / len(result.losses[-20:]), 4)}
 
