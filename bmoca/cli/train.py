@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +94,6 @@ def resume_option() -> Any:
 def _checkpointing(out: Path, every: int, resume: bool, trainer: str, settings: Any,
                    **extra: Any) -> Any:
     """Where `out`'s run checkpoints, and the spec a resumed run must match."""
-    from dataclasses import asdict
-
     from bmoca.train.checkpoints import Checkpointing, checkpoint_path, run_spec
 
     return Checkpointing(checkpoint_path(out), every=every, resume=resume,
@@ -567,8 +566,6 @@ def train_filtered_bc(
     demonstrations); RL with the 0/1 task reward, no critic. Writes a checkpoint and its
     learning curve."""
     with _training(threads) as torch:
-        from dataclasses import asdict
-
         from bmoca.train import bc, filtered_bc, rl
         from bmoca.train.models import build_policy, new_config
 
