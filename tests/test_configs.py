@@ -181,6 +181,37 @@ def test_random_config_distributions():
         configs.random_config(1, "valid")
 
 
+
+def test_random_phones_put_the_training_draw_on_generated_phones():
+    """Device randomization: random_train_<seed> on a phone no preset uses, in the same
+    density option, so only the device changes."""
+    phones = [configs.get(f"random_phones_{s}") for s in range(200)]
+    for seed, phone in enumerate(phones):
+        train = configs.random_config(seed, "train")
+        option = train.profile.density_options.index(train.density)
+        prof = phone.profile
+        assert phone.id == f"random_phones_{seed}" and phone.split == ""
+        assert (phone.locale, phone.wallpaper, phone.dark_theme, phone.home) == (
+            train.locale, train.wallpaper, train.dark_theme, train.home)
+        assert prof.name == configs.GENERATED_PHONE and not prof.landscape
+        assert prof.width == 1080 and 1920 <= prof.height <= 2520 and prof.height % 8 == 0
+        assert 380 <= prof.density <= 500
+        assert prof.density_options == (prof.density, round(prof.density * 0.75),
+                                        round(prof.density * 1.25))
+        assert (phone.density, phone.font_scale) == (prof.density_options[option],
+                                                     prof.font_scale_options[option])
+        configs.validate(phone)
+    assert len({p.profile.height for p in phones}) > 40  # a continuum, not a few models
+    assert configs.get("random_phones_5") == configs.random_config(5, "phones")
+    assert configs.expand("random_phones_0..2") == [f"random_phones_{s}" for s in range(3)]
+    presets = {(c.profile.width, c.profile.height) for c in configs.presets().values()}
+    assert len({(p.profile.width, p.profile.height) for p in phones} - presets) > 40
+    with pytest.raises(ValueError, match="train, test, phones"):
+        configs.random_config(1, "tablets")
+    with pytest.raises(KeyError, match="random_phones_<seed>"):
+        configs.get("random_tablets_1")
+
+
 # -- provision ---------------------------------------------------------------------
 
 

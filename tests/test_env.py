@@ -58,6 +58,20 @@ def test_expert_solves_with_reward_and_termination(pool):
     assert env.device.shell("settings get global wifi_on")[0].strip() == "1"
 
 
+@pytest.mark.parametrize("config_id", ["random_phones_0", "random_phones_3"])
+def test_expert_plays_on_generated_phones(pool, config_id):
+    """The screen follows the generated phone's size and density, and the expert's taps,
+    sent through env.step, still land (device randomization for RL)."""
+    env = bmoca.make("settings/toggle_dark_theme_in_setting", config_id, device=pool,
+                     observation=("pixels", "xml"), action="json",
+                     pixels_size=(64, 128))
+    trace = play(env, ExpertAgent(tasks.get("settings/toggle_dark_theme_in_setting")), seed=1)
+    *_, (obs, reward, terminated, truncated, info) = trace
+    assert (reward, terminated) == (1.0, True) and info["config_id"] == config_id
+    phone = bmoca.configs.get(config_id).profile
+    assert f'bounds="[0,0][{phone.width},{phone.height}]"' in trace[0]["xml"]
+
+
 def test_malformed_action_is_a_step_that_changes_nothing(pool):
     env = bmoca.make(WIFI, "test_env_100", device=pool, observation="xml", action="text")
     obs, _ = env.reset(seed=0)

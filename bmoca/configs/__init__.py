@@ -28,6 +28,7 @@ __all__ = [
     "LOCALES", "TRAIN_LOCALES", "WALLPAPERS", "TRAIN_WALLPAPERS", "ConfigError", "profiles",
     "profile", "presets", "get", "ids", "load_file", "validate", "random_config",
     "normalize_locale", "FACTORS", "SEPARATOR", "change", "derived", "derived_id", "parse_id",
+    "random_phone", "GENERATED_PHONE",
 ]
 
 LOCALES = SUPPORTED
@@ -49,6 +50,15 @@ TRAIN_WALLPAPERS: tuple[str, ...] = (
 )
 
 SPLITS = ("train", "test")
+DISTRIBUTIONS = (*SPLITS, "phones")
+"""What `random_<distribution>_<seed>` draws from (see `random_config`)."""
+GENERATED_PHONE = "generated_phone"
+"""The profile name of `random_phone`'s phones, which no preset uses."""
+PHONE_WIDTH = 1080
+PHONE_HEIGHTS = (1920, 2520)
+"""A generated phone's height in px at 1080 wide: 16:9 to 7:3, portrait."""
+PHONE_DENSITIES = (380, 500)
+"""A generated phone's native density in dpi; its options are B-MoCA's x1, x0.75, x1.25."""
 DERIVED_BYTES = 4 << 20
 """Derived configurations kept, in bytes (an id names any number of changes)."""
 HOTSEAT_SLOTS = range(5)
@@ -232,7 +242,7 @@ def validate(config: DeviceConfig, source: str = "<config>") -> DeviceConfig:
     """Check a configuration built in code the same way files are checked; returns it."""
     cid = config.id
     prof = config.profile
-    if prof.name not in _profiles():
+    if prof.name not in _profiles() and prof.name != GENERATED_PHONE:
         raise _err(source, cid, "device", f"unknown profile {prof.name!r}; "
                    f"known: {', '.join(_profiles())}")
     if config.density not in prof.density_options:
@@ -373,7 +383,7 @@ def _id_ranges() -> str:
     return ", ".join(f"{g[0]}..{g[-1]}" for g in groups.values())
 
 
-_RANDOM_ID = re.compile(r"random_(train|test)_(\d+)")
+_RANDOM_ID = re.compile(r"random_(train|test|phones)_(\d+)")
 
 
 def get(config_id: str) -> DeviceConfig:
@@ -392,7 +402,8 @@ def get(config_id: str) -> DeviceConfig:
     close = difflib.get_close_matches(config_id, list(table), n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(close)}? " if close else ""
     raise KeyError(f"unknown configuration {config_id!r}; {hint}valid ids: {_id_ranges()} "
-                   f"(or random_train_<seed> / random_test_<seed>, or BASE+FACTOR=VALUE)")
+                   f"(or random_train_<seed> / random_test_<seed> / random_phones_<seed>, "
+                   f"or BASE+FACTOR=VALUE)")
 
 
 _RANGE = re.compile(r"(.*?)(\d+)\.\.(?:\1)?(\d+)")
@@ -426,17 +437,42 @@ def _dark_frequency(split: str) -> float:
     return sum(c.dark_theme for c in configs) / len(configs)
 
 
+def random_phone(seed: int) -> DeviceProfile:
+    """A portrait phone no preset uses, for device randomization in RL: 1080 px wide,
+    `PHONE_HEIGHTS` tall (multiples of 8), a native density in `PHONE_DENSITIES`, and
+    B-MoCA's three display options (native, x0.75, x1.25 with font scales 1, 1.15, 0.85).
+    A continuum rather than named models, so that no test device is in it as such."""
+    rng = np.random.default_rng([seed, 1])  # a stream apart from random_config's
+    low, high = PHONE_HEIGHTS
+    height = 8 * int(rng.integers(low // 8, high // 8 + 1))
+    native = 10 * int(rng.integers(PHONE_DENSITIES[0] // 10, PHONE_DENSITIES[1] // 10 + 1))
+    return DeviceProfile(GENERATED_PHONE, PHONE_WIDTH, height, native,
+                         (native, round(native * 0.75), round(native * 1.25)),
+                         model=f"Generated phone {PHONE_WIDTH}x{height} {native}dpi")
+
+
 def random_config(seed: int, split: str = "train") -> DeviceConfig:
-    """A new configuration drawn from a split's distribution; the same seed gives the same one.
+    """A new configuration drawn from a distribution; the same seed gives the same one.
 
     train: Pixel 3, the 12 train locales, the 9 train wallpapers, any density option,
     dark theme as often as in the train presets, 2-5 hotseat and 3-16 workspace apps.
     test: every profile the test presets use, all 15 locales, all 14 wallpapers, dark theme
     as often as in the test presets, 0-5 hotseat and 1-16 workspace apps (the test presets
     include near-empty home screens).
+    phones: `random_train_<seed>` on a `random_phone(seed)` instead of the Pixel 3, in the
+    same density option: device randomization with the training distribution's locales,
+    wallpapers and home screens. It belongs to neither split (`split` is "").
     """
-    if split not in SPLITS:
-        raise ValueError(f"unknown split {split!r}; use 'train' or 'test'")
+    if split not in DISTRIBUTIONS:
+        raise ValueError(f"unknown distribution {split!r}; use {', '.join(DISTRIBUTIONS)}")
+    if split == "phones":
+        base = random_config(seed, "train")
+        phone = random_phone(seed)
+        option = base.profile.density_options.index(base.density)
+        return validate(dataclasses.replace(
+            base, id=f"random_phones_{seed}", profile=phone, split="",
+            density=phone.density_options[option],
+            font_scale=phone.font_scale_options[option]), "random_config")
     rng = np.random.default_rng(seed)
     if split == "train":
         profile_names = ["pixel_3"]
