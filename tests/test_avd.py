@@ -132,6 +132,19 @@ def test_dry_run_json_and_apks(tmp_path):
         "/data/user_de/0/com.google.android.deskclock/databases/alarms.db"]
 
 
+def test_a_generated_phone_is_a_resized_pixel_3():
+    result = CliRunner().invoke(app, ["avd", "build", "--dry-run", "--json",
+                                      "--configs", "random_phones_3"])
+    assert result.exit_code == 0, result.output
+    argvs = [s["argv"] for s in json.loads(result.stdout)]
+    create = next(a for a in argvs if a[:3] == ["avdmanager", "create", "avd"])
+    assert create[create.index("-d") + 1] == "pixel_3"
+    from bmoca import configs
+    phone = configs.get("random_phones_3").profile
+    assert ["adb", "-s", "emulator-5554", "shell",
+            f"wm size {phone.width}x{phone.height}"] in argvs
+
+
 def test_bad_configuration_names_the_valid_ones():
     result = CliRunner().invoke(app, ["avd", "build", "--dry-run", "--configs", "nope"])
     assert result.exit_code == 2

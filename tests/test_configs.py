@@ -282,6 +282,18 @@ def test_provision_native_density_and_stock_home(fake_wallpapers):
     assert launcher_db.DEVICE_PATH not in dev.files
 
 
+def test_provision_resizes_an_emulator_to_a_generated_phone(fake_wallpapers):
+    """No emulator hardware profile has a generated phone's size: the AVD is a Pixel 3
+    (bmoca.device.avd) and provisioning overrides its display size and density."""
+    dev = FakeDevice()
+    phone = configs.get("random_phones_3")
+    provision(dev, phone)
+    cmds = [c for kind, c in dev.log if kind == "shell"]
+    size = f"wm size {phone.profile.width}x{phone.profile.height}"
+    assert cmds[:4] == [f"setprop persist.sys.locale {phone.locale}", "wm density reset", size,
+                        f"wm density {phone.density}"]
+
+
 def test_provision_reports_failures(fake_wallpapers):
     with pytest.raises(ProvisionError, match=r"`cmd uimode night yes` failed with exit code 1: "
                                              r"Error: permission denied"):

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from bmoca.bytecache import byte_lru
-from bmoca.device.config import DeviceConfig, DeviceProfile, HomeLayout
+from bmoca.device.config import GENERATED_PHONE, DeviceConfig, DeviceProfile, HomeLayout
 from bmoca.formats import apps, package_files, yamlload
 from bmoca.formats.locales import SUPPORTED, canonical
 from bmoca.sim.system import perturbations
@@ -52,8 +52,6 @@ TRAIN_WALLPAPERS: tuple[str, ...] = (
 SPLITS = ("train", "test")
 DISTRIBUTIONS = (*SPLITS, "phones")
 """What `random_<distribution>_<seed>` draws from (see `random_config`)."""
-GENERATED_PHONE = "generated_phone"
-"""The profile name of `random_phone`'s phones, which no preset uses."""
 PHONE_WIDTH = 1080
 PHONE_HEIGHTS = (1920, 2520)
 """A generated phone's height in px at 1080 wide: 16:9 to 7:3, portrait."""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bmoca.device.config import DeviceConfig
+from bmoca.device.config import GENERATED_PHONE, DeviceConfig
 from bmoca.device.contract import Device, DeviceError, Key
 
 SYSTEM_IMAGE = "system-images;android-29;google_apis;x86_64"
@@ -28,7 +28,8 @@ BASE_PORT = 5554
 DISABLED_APPS = ("com.google.android.apps.docs", "com.google.android.videos",
                  "com.google.android.music")
 AVD_PROFILES = {"pixel_3": "pixel_3", "pixel_4": "pixel_4", "pixel_4_xl": "pixel_4_xl",
-                "pixel_5": "pixel_5", "pixel_6": "pixel_6", "WXGA_Tablet": "10.1in WXGA (Tablet)"}
+                "pixel_5": "pixel_5", "pixel_6": "pixel_6", "WXGA_Tablet": "10.1in WXGA (Tablet)",
+                GENERATED_PHONE: "pixel_3"}  # provision resizes it (wm size, wm density)
 """bmoca profile -> avdmanager hardware profile id (named, unlike B-MoCA's list indices)."""
 
 APKS = {

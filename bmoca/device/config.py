@@ -24,6 +24,9 @@ class DeviceProfile:
     model: str = ""
 
 
+GENERATED_PHONE = "generated_phone"
+"""The profile name of `bmoca.configs.random_phone`'s phones: sizes no hardware profile has."""
+
 PIXEL_3 = DeviceProfile("pixel_3", 1080, 2160, 440, (440, 330, 550), model="Pixel 3")
 
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bmoca.device.config import DeviceConfig
+from bmoca.device.config import GENERATED_PHONE, DeviceConfig
 from bmoca.device.contract import Device, DeviceError
 from bmoca.formats import launcher_db
 
@@ -85,7 +85,10 @@ def provision(device: Device, config: DeviceConfig) -> None:
     _run(device, f"setprop persist.sys.locale {config.locale}")
     _push(device, _wallpaper_png(config), WALLPAPER_PATH, f"wallpaper {config.wallpaper!r}")
     _run(device, "wm density reset")
-    if config.density != config.profile.density:
+    if config.profile.name == GENERATED_PHONE:  # an emulator built as a Pixel 3: resize it
+        _run(device, f"wm size {config.profile.width}x{config.profile.height}")
+        _run(device, f"wm density {config.density}")
+    elif config.density != config.profile.density:
         _run(device, f"wm density {config.density}")
     _run(device, f"settings put system font_scale {_font_scale_arg(config.font_scale)}")
     _run(device, f"cmd uimode night {'yes' if config.dark_theme else 'no'}")
