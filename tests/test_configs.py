@@ -181,7 +181,6 @@ def test_random_config_distributions():
         configs.random_config(1, "valid")
 
 
-
 def test_random_phones_put_the_training_draw_on_generated_phones():
     """Device randomization: random_train_<seed> on a phone no preset uses, in the same
     density option, so only the device changes."""

@@ -464,13 +464,9 @@ def random_config(seed: int, split: str = "train") -> DeviceConfig:
     if split not in DISTRIBUTIONS:
         raise ValueError(f"unknown distribution {split!r}; use {', '.join(DISTRIBUTIONS)}")
     if split == "phones":
-        base = random_config(seed, "train")
-        phone = random_phone(seed)
-        option = base.profile.density_options.index(base.density)
-        return validate(dataclasses.replace(
-            base, id=f"random_phones_{seed}", profile=phone, split="",
-            density=phone.density_options[option],
-            font_scale=phone.font_scale_options[option]), "random_config")
+        phone = on_profile(random_config(seed, "train"), random_phone(seed))
+        return validate(dataclasses.replace(phone, id=f"random_phones_{seed}", split=""),
+                        "random_config")
     rng = np.random.default_rng(seed)
     if split == "train":
         profile_names = ["pixel_3"]
@@ -523,20 +519,24 @@ def _choices(factor: str) -> str:
     }[factor]
 
 
+def on_profile(config: DeviceConfig, other: DeviceProfile) -> DeviceConfig:
+    """`config` on another phone in the same display option (B-MoCA's density index), so
+    that only the device changes."""
+    option = config.profile.density_options.index(config.density)
+    return dataclasses.replace(config, profile=other, density=other.density_options[option],
+                               font_scale=other.font_scale_options[option])
+
+
 def change(config: DeviceConfig, factor: str, value: str) -> DeviceConfig:
     """`config` with one factor set to `value` (same id: the caller names the result)."""
     if factor not in FACTORS:
         raise ValueError(f"unknown factor {factor!r}; valid: {', '.join(FACTORS)}")
     bad = ValueError(f"{factor}={value!r} is not valid; valid: {_choices(factor)}")
-    option = config.profile.density_options.index(config.density)
     if factor == "device":
         try:
-            other_profile = profile(value)
+            return on_profile(config, profile(value))
         except KeyError:
             raise bad from None
-        return dataclasses.replace(config, profile=other_profile,
-                                   density=other_profile.density_options[option],
-                                   font_scale=other_profile.font_scale_options[option])
     if factor == "density":
         if value not in ("0", "1", "2"):
             raise bad
